@@ -1,0 +1,138 @@
+#include "Cli.h"
+
+#include "LeaseModel.h"
+#include "SnapshotFormat.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QTextStream>
+
+namespace lw::app {
+
+Invocation parseCommandLine(const QStringList& args)
+{
+    Invocation inv;
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Leasewatch: live console for PostgreSQL leases, advisory locks and connection pools.\n\n"
+        "  leasewatch [options] [DSN]          open the console on DSN (conninfo, URI or service name)\n"
+        "  leasewatch --demo                   open the console on a throwaway demo cluster with a\n"
+        "                                      simulated workload\n"
+        "  leasewatch snapshot DSN [--json]    print one refresh and exit (no display needed)"));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help."));
+    const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")},
+                                     QStringLiteral("Show the version."));
+    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Run the embedded demo."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("snapshot: print JSON."));
+    const QCommandLineOption preset(QStringLiteral("preset"),
+                                    QStringLiteral("Leases table preset: default, shedlock, river."),
+                                    QStringLiteral("name"), QStringLiteral("default"));
+    const QCommandLineOption table(QStringLiteral("table"),
+                                   QStringLiteral("Leases table as [schema.]table (default public.leases)."),
+                                   QStringLiteral("table"));
+    const QCommandLineOption interval(QStringLiteral("interval"),
+                                      QStringLiteral("Refresh interval in milliseconds (default 1000)."),
+                                      QStringLiteral("ms"), QStringLiteral("1000"));
+    p.addOptions({help, version, demo, json, preset, table, interval});
+    p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
+    inv.helpText = p.helpText();
+
+    if (!p.parse(args)) {
+        inv.mode = Invocation::Mode::Error;
+        inv.error = p.errorText() + QStringLiteral(" (see leasewatch --help)");
+        return inv;
+    }
+    if (p.isSet(help)) {
+        inv.mode = Invocation::Mode::Help;
+        return inv;
+    }
+    if (p.isSet(version)) {
+        inv.mode = Invocation::Mode::Version;
+        return inv;
+    }
+    QStringList pos = p.positionalArguments();
+    if (!pos.isEmpty() && pos.first() == QLatin1String("snapshot")) {
+        inv.mode = Invocation::Mode::Snapshot;
+        pos.removeFirst();
+        if (pos.size() != 1) {
+            inv.mode = Invocation::Mode::Error;
+            inv.error =
+                QStringLiteral("snapshot needs exactly one DSN (leasewatch snapshot \"host=… dbname=…\")");
+            return inv;
+        }
+    } else if (p.isSet(demo)) {
+        inv.mode = Invocation::Mode::Demo;
+    } else if (pos.size() != 1) {
+        inv.mode = Invocation::Mode::Error;
+        inv.error = pos.isEmpty() ? QStringLiteral("no database given: leasewatch DSN, or leasewatch --demo")
+                                  : QStringLiteral("one DSN expected, got %1 arguments").arg(pos.size());
+        return inv;
+    }
+    inv.dsn = pos.value(0);
+    inv.json = p.isSet(json);
+
+    const auto lt = LeaseTableConfig::preset(p.value(preset));
+    if (!lt) {
+        inv.mode = Invocation::Mode::Error;
+        inv.error = QStringLiteral("unknown preset \"%1\" (known: %2)")
+                        .arg(p.value(preset), LeaseTableConfig::presetNames().join(QStringLiteral(", ")));
+        return inv;
+    }
+    inv.config.leases = *lt;
+    if (p.isSet(table)) {
+        const QString t = p.value(table);
+        const auto dot = t.indexOf(QLatin1Char('.'));
+        if (dot > 0) {
+            inv.config.leases.schema = t.left(dot);
+            inv.config.leases.table = t.mid(dot + 1);
+        } else {
+            inv.config.leases.table = t;
+        }
+    }
+    bool ok = false;
+    inv.config.intervalMs = p.value(interval).toInt(&ok);
+    if (!ok || inv.config.intervalMs < 100) {
+        inv.mode = Invocation::Mode::Error;
+        inv.error = QStringLiteral("--interval must be a number of milliseconds >= 100");
+        return inv;
+    }
+    inv.config.connect.dsn = inv.dsn;
+    if (inv.mode != Invocation::Mode::Demo) {
+        if (auto bad = pg::validateDsn(inv.dsn)) {
+            inv.mode = Invocation::Mode::Error;
+            inv.error = bad->toDisplayString();
+        }
+    }
+    return inv;
+}
+
+int runSnapshot(const Invocation& inv)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Poller poller(inv.config);
+    LeaseModel leases;
+    LeasePolicy policy;
+    policy.refreshIntervalS = inv.config.intervalMs / 1000.0;
+    leases.setPolicy(policy);
+    leases.setWriterUsesAppClock(inv.config.leases.writerUsesAppClock);
+    const Snapshot s = poller.refreshOnce();
+    if (!s.ok) {
+        err << "leasewatch: " << s.error.toDisplayString() << "\n";
+        return 1;
+    }
+    leases.applySnapshot(s);
+    if (inv.json)
+        out << QJsonDocument(snapshotToJson(s, leases)).toJson(QJsonDocument::Indented);
+    else
+        out << snapshotToText(s, leases);
+    out.flush();
+    if (s.leasesError) {
+        err << "leasewatch: " << s.leasesError->toDisplayString() << "\n";
+        return 3;
+    }
+    return 0;
+}
+
+} // namespace lw::app

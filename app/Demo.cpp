@@ -1,0 +1,56 @@
+#include "Demo.h"
+
+#include "pg/PgConnection.h"
+#include "sim/Simulator.h"
+
+#include <QTextStream>
+
+namespace lw::app {
+
+Demo::Demo() = default;
+
+Demo::~Demo()
+{
+    if (sim_)
+        sim_->stop(); // before the cluster goes: the simulator's sessions end cleanly
+    sim_.reset();
+    cluster_.reset();
+}
+
+QString Demo::dsn() const
+{
+    return cluster_ ? cluster_->dsn(QStringLiteral("leasewatch_demo")) : QString();
+}
+
+std::optional<QString> Demo::start()
+{
+    cluster::ClusterOptions o;
+    o.maxConnections = 60;
+    cluster_ = std::make_unique<cluster::ThrowawayCluster>(o);
+    if (auto e = cluster_->start())
+        return QStringLiteral("cannot start the demo cluster: ") + *e;
+
+    pg::Connection c;
+    pg::ConnectOptions co;
+    co.dsn = cluster_->dsn();
+    co.readOnly = false;
+    co.applicationName = QStringLiteral("leasewatch-demo-setup");
+    if (auto e = c.connect(co); e.isError())
+        return QStringLiteral("cannot connect to the demo cluster: ") + e.toDisplayString();
+    pg::ResultPtr r;
+    const auto deadline = pg::Clock::now() + std::chrono::seconds(30);
+    if (auto e = c.exec({"CREATE DATABASE leasewatch_demo", {}}, r, deadline); e.isError())
+        return QStringLiteral("cannot create the demo database: ") + e.toDisplayString();
+    c.close();
+
+    sim::Options so;
+    so.dsn = dsn();
+    so.scenarios = sim::demoScenarios();
+    so.seed = 42;
+    sim_ = std::make_unique<sim::Simulator>(so);
+    if (auto e = sim_->start())
+        return QStringLiteral("cannot start the simulated workload: ") + *e;
+    return std::nullopt;
+}
+
+} // namespace lw::app

@@ -1,0 +1,30 @@
+#pragma once
+#include "cluster/ThrowawayCluster.h"
+
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace lw::sim {
+class Simulator;
+}
+
+namespace lw::app {
+
+// The embedded demo: a throwaway cluster in a private directory, the demo database and schema, and
+// the simulator's scenarios running against it. Everything is removed when this object dies.
+class Demo
+{
+public:
+    Demo();
+    ~Demo();
+    std::optional<QString> start(); // error message on failure
+    QString dsn() const;
+
+private:
+    std::unique_ptr<cluster::ThrowawayCluster> cluster_;
+    std::unique_ptr<sim::Simulator> sim_;
+};
+
+} // namespace lw::app

@@ -1,0 +1,117 @@
+// Leasewatch entry point: parses the command line before creating any QApplication, so that the
+// headless commands (snapshot, --help, --version) never need a display.
+#include "Cli.h"
+#include "Demo.h"
+#include "MainWindow.h"
+#include "Monitor.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+#include <QMessageBox>
+#include <QTextStream>
+
+#include <QSocketNotifier>
+
+#include <csignal>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace {
+
+int g_signalFds[2] = {-1, -1};
+
+bool displayAvailable()
+{
+    const QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+    if (!platform.isEmpty())
+        return true; // e.g. offscreen, or an explicit choice the user made
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+void setIdentity()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("Leasewatch"));
+    QCoreApplication::setOrganizationDomain(QStringLiteral("leasewatch.github.io"));
+    QCoreApplication::setApplicationName(QStringLiteral("leasewatch"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(LEASEWATCH_VERSION));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    const lw::app::Invocation inv = lw::app::parseCommandLine(args);
+
+    switch (inv.mode) {
+    case lw::app::Invocation::Mode::Help:
+        out << inv.helpText;
+        return 0;
+    case lw::app::Invocation::Mode::Version:
+        out << "leasewatch " << LEASEWATCH_VERSION << "\n";
+        return 0;
+    case lw::app::Invocation::Mode::Error:
+        err << "leasewatch: " << inv.error << "\n";
+        return 2;
+    case lw::app::Invocation::Mode::Snapshot: {
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        return lw::app::runSnapshot(inv);
+    }
+    case lw::app::Invocation::Mode::Gui:
+    case lw::app::Invocation::Mode::Demo:
+        break;
+    }
+
+    if (!displayAvailable()) {
+        err << "leasewatch: no display (DISPLAY and WAYLAND_DISPLAY are unset); for a terminal use "
+               "`leasewatch snapshot DSN`\n";
+        return 3;
+    }
+    QApplication app(argc, argv);
+    setIdentity();
+    QApplication::setDesktopFileName(QStringLiteral("io.github.leasewatch.Leasewatch"));
+
+    std::unique_ptr<lw::app::Demo> demo;
+    lw::PollerConfig cfg = inv.config;
+    QString title = inv.dsn;
+    if (inv.mode == lw::app::Invocation::Mode::Demo) {
+        demo = std::make_unique<lw::app::Demo>();
+        if (auto e = demo->start()) {
+            err << "leasewatch: " << *e << "\n";
+            return 1;
+        }
+        cfg.connect.dsn = demo->dsn();
+        title = QStringLiteral("demo (throwaway cluster)");
+    }
+    // Quit cleanly on SIGINT/SIGTERM so the demo cluster is removed: the handler only writes a byte
+    // to a pipe (async-signal-safe); the event loop reads it and quits.
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) == 0) {
+        auto* notifier = new QSocketNotifier(g_signalFds[1], QSocketNotifier::Read, &app);
+        QObject::connect(notifier, &QSocketNotifier::activated, &app, [] {
+            char c;
+            [[maybe_unused]] auto n = ::read(g_signalFds[1], &c, 1);
+            QCoreApplication::quit();
+        });
+        for (int sig : {SIGINT, SIGTERM, SIGHUP})
+            std::signal(sig, [](int) {
+                const char c = 1;
+                [[maybe_unused]] auto n = ::write(g_signalFds[0], &c, 1);
+            });
+    }
+
+    int rc = 0;
+    {
+        lw::Monitor monitor(cfg);
+        lw::ui::MainWindow window(&monitor, title);
+        window.show();
+        monitor.start();
+        rc = app.exec();
+    } // the monitor's connection closes before the demo cluster stops
+    demo.reset();
+    return rc;
+}

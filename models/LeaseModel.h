@@ -1,0 +1,91 @@
+#pragma once
+// Live model of the leases table, keyed by lease name: rows are updated in place (dataChanged),
+// inserted/removed only when the set of leases changes, never reset per refresh, so selection,
+// sort order, scroll position and filter survive refreshes.
+#include "domain/LeaseState.h"
+#include "domain/Snapshot.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+
+#include <array>
+#include <functional>
+#include <vector>
+
+namespace lw {
+
+class LeaseModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Name, Host, Pid, Token, TakenAt, HeldFor, ExpiresIn, State, ColumnCount };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // numbers for time columns, severity for state
+        StateRole,                   // int(LeaseState)
+        FilterRole,                  // "name holder" for the text filter
+        SecondsLeftRole,             // double, server clock
+        KeyRole,                     // unique row key (name, or name#n for duplicate names)
+    };
+
+    using MonotonicClock = std::function<qint64()>;
+    explicit LeaseModel(QObject* parent = nullptr, MonotonicClock clock = monotonicMs);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+    void setPolicy(const LeasePolicy& p) { policy_ = p; }
+    const LeasePolicy& policy() const { return policy_; }
+    void setWriterUsesAppClock(bool on) { writerClockCheck_ = on; }
+
+    // Server time now, estimated: the last refresh's now() plus monotonic time since it arrived.
+    double serverNowEstimate() const;
+    bool hasData() const { return haveSnapshot_; }
+    bool isLive() const { return live_; }
+    // Age of the data in seconds (monotonic), for "data is N s old" while disconnected.
+    double dataAgeSeconds() const;
+
+    struct Entry
+    {
+        QString key;
+        LeaseTrack track;
+        HolderParts holder;
+    };
+    const Entry& entry(int row) const { return rows_[size_t(row)]; }
+    LeaseState stateAt(int row) const;
+    std::array<int, kLeaseStateCount> stateCounts() const;
+    bool clockSkewAt(int row) const; // writer's taken-at lies in the server's future
+    int rowOfKey(const QString& key) const { return index_.value(key, -1); }
+
+public Q_SLOTS:
+    void applySnapshot(const lw::Snapshot& s);
+    // Repaints the time-dependent columns (countdowns tick between refreshes).
+    void tick();
+    // Marks the data as not live (connection lost): countdowns become "unverified".
+    void setLive(bool live);
+
+Q_SIGNALS:
+    void summaryChanged();
+
+private:
+    QString display(const Entry& e, int column, double now) const;
+    QVariant sortValue(const Entry& e, int column, double now) const;
+    void rebuildIndex();
+
+    std::vector<Entry> rows_;
+    QHash<QString, int> index_;
+    LeasePolicy policy_;
+    MonotonicClock clock_;
+    double serverNow_ = 0;
+    double prevServerNow_ = 0;
+    qint64 receivedMs_ = 0;
+    bool haveSnapshot_ = false;
+    bool live_ = false;
+    bool writerClockCheck_ = false;
+};
+
+QString formatDuration(double seconds);      // "1 min 12 s", "3 h 4 min", "12 s"
+QString formatCountdown(double secondsLeft); // "in 12 s" / "expired 12 s ago"
+
+} // namespace lw

@@ -1,0 +1,106 @@
+#include "Monitor.h"
+
+#include <QTimer>
+
+namespace lw {
+
+Monitor::Monitor(PollerConfig cfg, QObject* parent) : QObject(parent), cfg_(std::move(cfg)), leases_(this)
+{
+    qRegisterMetaType<lw::Snapshot>();
+    qRegisterMetaType<lw::ConnectionStatus>();
+    leases_.setPolicy([&] {
+        LeasePolicy p;
+        p.refreshIntervalS = cfg_.intervalMs / 1000.0;
+        return p;
+    }());
+    leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+    // Countdowns tick on local monotonic time between refreshes; twice a second keeps them smooth.
+    ticker_ = new QTimer(this);
+    ticker_->setInterval(500);
+    connect(ticker_, &QTimer::timeout, &leases_, &LeaseModel::tick);
+    thread_.setObjectName(QStringLiteral("leasewatch-poller"));
+}
+
+Monitor::~Monitor()
+{
+    stopWorker();
+}
+
+void Monitor::startWorker()
+{
+    ++generation_;
+    auto* p = new Poller(cfg_, generation_);
+    p->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, p, &QObject::deleteLater);
+    connect(p, &Poller::snapshotReady, this, &Monitor::onSnapshot, Qt::QueuedConnection);
+    connect(p, &Poller::statusChanged, this, &Monitor::onStatus, Qt::QueuedConnection);
+    poller_ = p;
+    if (!thread_.isRunning())
+        thread_.start();
+    QMetaObject::invokeMethod(p, &Poller::start, Qt::QueuedConnection);
+    if (paused_)
+        QMetaObject::invokeMethod(
+            p, [p] { p->setPaused(true); }, Qt::QueuedConnection);
+}
+
+void Monitor::stopWorker()
+{
+    if (!thread_.isRunning())
+        return;
+    if (poller_)
+        QMetaObject::invokeMethod(poller_.data(), &Poller::stop, Qt::QueuedConnection);
+    thread_.quit();
+    thread_.wait(); // at most one refresh deadline
+    poller_.clear();
+}
+
+void Monitor::start()
+{
+    startWorker();
+    ticker_->start();
+}
+
+void Monitor::setPaused(bool paused)
+{
+    paused_ = paused;
+    if (poller_)
+        QMetaObject::invokeMethod(
+            poller_.data(), [p = poller_.data(), paused] { p->setPaused(paused); }, Qt::QueuedConnection);
+}
+
+void Monitor::setIntervalMs(int ms)
+{
+    cfg_.intervalMs = ms;
+    LeasePolicy p = leases_.policy();
+    p.refreshIntervalS = ms / 1000.0;
+    leases_.setPolicy(p);
+    if (poller_)
+        QMetaObject::invokeMethod(
+            poller_.data(), [p = poller_.data(), ms] { p->setIntervalMs(ms); }, Qt::QueuedConnection);
+}
+
+void Monitor::reconfigure(PollerConfig cfg)
+{
+    stopWorker();
+    cfg_ = std::move(cfg);
+    leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+    startWorker();
+}
+
+void Monitor::onSnapshot(const Snapshot& s)
+{
+    if (s.generation != generation_)
+        return; // from a worker of an older configuration
+    last_ = s;
+    leases_.applySnapshot(s);
+    Q_EMIT refreshed(s);
+}
+
+void Monitor::onStatus(const ConnectionStatus& st)
+{
+    status_ = st;
+    leases_.setLive(st.state == ConnectionStatus::State::Connected && last_.ok);
+    Q_EMIT statusChanged(st);
+}
+
+} // namespace lw

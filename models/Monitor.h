@@ -1,0 +1,55 @@
+#pragma once
+// One monitored database, seen from the GUI thread: owns the polling worker thread and the models,
+// hands each refresh's snapshot to the models, and drops results of an older configuration.
+#include "LeaseModel.h"
+#include "Poller.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QThread>
+
+class QTimer;
+
+namespace lw {
+
+class Monitor : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Monitor(PollerConfig cfg, QObject* parent = nullptr);
+    ~Monitor() override; // stops the worker and closes the connection
+
+    LeaseModel* leases() { return &leases_; }
+    const Snapshot& lastSnapshot() const { return last_; }
+    const ConnectionStatus& status() const { return status_; }
+    const PollerConfig& config() const { return cfg_; }
+    bool isPaused() const { return paused_; }
+
+    void start();
+    void setPaused(bool paused);
+    void setIntervalMs(int ms);
+    // Applies a new configuration: a new worker; results still in flight from the old one are dropped.
+    void reconfigure(PollerConfig cfg);
+
+Q_SIGNALS:
+    void refreshed(const lw::Snapshot& s);
+    void statusChanged(const lw::ConnectionStatus& st);
+
+private:
+    void onSnapshot(const Snapshot& s);
+    void onStatus(const ConnectionStatus& st);
+    void startWorker();
+    void stopWorker();
+
+    PollerConfig cfg_;
+    quint64 generation_ = 0;
+    QThread thread_;
+    QPointer<Poller> poller_;
+    LeaseModel leases_;
+    Snapshot last_;
+    ConnectionStatus status_;
+    QTimer* ticker_ = nullptr;
+    bool paused_ = false;
+};
+
+} // namespace lw

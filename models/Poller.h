@@ -1,0 +1,80 @@
+#pragma once
+// The polling worker: one libpq connection per monitored database, one round trip per refresh,
+// refreshes never overlap (the next is scheduled when the previous finished). Lives on a worker
+// thread (see Monitor); the headless commands call refreshOnce() directly.
+#include "domain/LeaseTable.h"
+#include "domain/Snapshot.h"
+#include "pg/PgConnection.h"
+
+#include <QDateTime>
+#include <QObject>
+
+class QTimer;
+
+namespace lw {
+
+struct PollerConfig
+{
+    pg::ConnectOptions connect;
+    LeaseTableConfig leases;
+    int intervalMs = 1000;
+    int refreshDeadlineMs = 5000; // a refresh that takes longer is cancelled and the connection dropped
+    int backoffInitialMs = 500;
+    int backoffMaxMs = 30000;
+};
+
+struct ConnectionStatus
+{
+    enum class State { Connecting, Connected, Disconnected };
+    State state = State::Connecting;
+    pg::PgError error; // why we are disconnected
+    QDateTime since;   // when this state began (local wall time, display only)
+    int retryInMs = 0; // next attempt (Disconnected)
+    ServerInfo server;
+};
+
+class Poller : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Poller(PollerConfig cfg, quint64 generation = 1, QObject* parent = nullptr);
+    ~Poller() override;
+
+    // Connects if needed and takes one refresh, synchronously, on the calling thread.
+    Snapshot refreshOnce();
+    const ConnectionStatus& status() const { return status_; }
+
+public Q_SLOTS:
+    void start();
+    void stop();
+    void setPaused(bool paused);
+    void setIntervalMs(int ms);
+
+Q_SIGNALS:
+    void snapshotReady(const lw::Snapshot& snapshot);
+    void statusChanged(const lw::ConnectionStatus& status);
+
+private:
+    void loop();
+    bool ensureConnected(pg::PgError& err);
+    void setStatus(ConnectionStatus::State st, const pg::PgError& err = {}, int retryInMs = 0);
+    int nextBackoffMs();
+
+    PollerConfig cfg_;
+    quint64 generation_;
+    quint64 seq_ = 0;
+    pg::Connection conn_;
+    ConnectionStatus status_;
+    std::optional<pg::PgError> leaseTableError_; // from the check at connect
+    bool leaseTableChecked_ = false;
+    int refreshesSinceCheck_ = 0;
+    int failures_ = 0;
+    bool paused_ = false;
+    bool running_ = false;
+    QTimer* timer_ = nullptr;
+    quint64 jitterState_;
+};
+
+} // namespace lw
+
+Q_DECLARE_METATYPE(lw::ConnectionStatus)

@@ -1,0 +1,15 @@
+#pragma once
+// The headless rendering of one refresh (`leasewatch snapshot`): read from the same models the
+// window shows, so the terminal and the window never disagree.
+#include "LeaseModel.h"
+#include "domain/Snapshot.h"
+
+#include <QJsonObject>
+#include <QString>
+
+namespace lw {
+
+QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases);
+QString snapshotToText(const Snapshot& s, const LeaseModel& leases);
+
+} // namespace lw

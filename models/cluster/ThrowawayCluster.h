@@ -1,0 +1,63 @@
+#pragma once
+// A private PostgreSQL cluster for tests, the demo and the benchmark: initdb into a directory,
+// Unix socket in that directory, tuned for speed (fsync=off), started as the `postgres` system user
+// when we run as root (the server refuses root) and as the current user otherwise.
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace lw::cluster {
+
+struct ClusterOptions
+{
+    QString directory; // empty: a fresh directory under the system temp dir
+    int port = 5432;   // names the socket file; also the TCP port when tcp is true
+    bool tcp = false;  // listen on 127.0.0.1 as well
+    int maxConnections = 100;
+    int maxLocksPerTransaction = 64;
+    QStringList extraSettings; // extra postgresql.conf lines
+};
+
+class ThrowawayCluster
+{
+public:
+    explicit ThrowawayCluster(ClusterOptions opts = {});
+    ~ThrowawayCluster(); // stops the server and removes the directory unless detach() was called
+    ThrowawayCluster(const ThrowawayCluster&) = delete;
+    ThrowawayCluster& operator=(const ThrowawayCluster&) = delete;
+
+    // initdb (if needed) + start. Returns an error message, or nullopt on success.
+    std::optional<QString> start();
+    void stop();
+    // Leave the server running after this object dies (used by the ctest fixture's setup step).
+    void detach() { detached_ = true; }
+
+    QString directory() const { return dir_; }
+    QString socketDir() const { return dir_; }
+    int port() const { return opts_.port; }
+    // "host=<dir> port=<port> user=<superuser> dbname=<db>"
+    QString dsn(const QString& dbname = QStringLiteral("postgres")) const;
+    QString superuser() const { return superuser_; }
+    bool isRunning() const;
+
+    // Stop a cluster left in `dir` by someone else (the fixture's cleanup step) and remove it.
+    static void stopAndRemove(const QString& dir);
+    static QString findBinDir(); // PG_BINDIR, else the newest /usr/lib/postgresql/*/bin
+
+private:
+    std::optional<QString> run(const QString& program, const QStringList& args, int timeoutMs,
+                               QString* output = nullptr) const;
+    ClusterOptions opts_;
+    QString dir_;
+    QString superuser_;
+    bool ownsDir_ = false;
+    bool started_ = false;
+    bool detached_ = false;
+};
+
+// Runs `program args` as the cluster's system user (postgres when we are root). Returns exit code.
+int runAsClusterUser(const QString& program, const QStringList& args, const QString& workDir, int timeoutMs,
+                     QString* output);
+
+} // namespace lw::cluster

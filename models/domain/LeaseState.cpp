@@ -1,0 +1,199 @@
+#include "LeaseState.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace lw {
+
+QString leaseStateText(LeaseState s)
+{
+    switch (s) {
+    case LeaseState::Held:
+        return QStringLiteral("held");
+    case LeaseState::ExpiringSoon:
+        return QStringLiteral("expiring soon");
+    case LeaseState::RenewalOverdue:
+        return QStringLiteral("renewal overdue");
+    case LeaseState::Stale:
+        return QStringLiteral("stale (expired, not taken over)");
+    case LeaseState::TakenOver:
+        return QStringLiteral("taken over");
+    case LeaseState::Released:
+        return QStringLiteral("released");
+    case LeaseState::Unknown:
+        return QStringLiteral("unknown (no expiry)");
+    }
+    return {};
+}
+
+QString leaseStateKey(LeaseState s)
+{
+    switch (s) {
+    case LeaseState::Held:
+        return QStringLiteral("held");
+    case LeaseState::ExpiringSoon:
+        return QStringLiteral("expiring_soon");
+    case LeaseState::RenewalOverdue:
+        return QStringLiteral("renewal_overdue");
+    case LeaseState::Stale:
+        return QStringLiteral("stale");
+    case LeaseState::TakenOver:
+        return QStringLiteral("taken_over");
+    case LeaseState::Released:
+        return QStringLiteral("released");
+    case LeaseState::Unknown:
+        return QStringLiteral("unknown");
+    }
+    return {};
+}
+
+int leaseStateSeverity(LeaseState s)
+{
+    switch (s) {
+    case LeaseState::Stale:
+        return 6;
+    case LeaseState::RenewalOverdue:
+        return 5;
+    case LeaseState::ExpiringSoon:
+        return 4;
+    case LeaseState::Unknown:
+        return 3;
+    case LeaseState::TakenOver:
+        return 2;
+    case LeaseState::Held:
+        return 1;
+    case LeaseState::Released:
+        return 0;
+    }
+    return 0;
+}
+
+QColor leaseStateColor(LeaseState s)
+{
+    switch (s) {
+    case LeaseState::Held:
+        return QColor(0x2e, 0x7d, 0x32);
+    case LeaseState::ExpiringSoon:
+        return QColor(0xe0, 0x82, 0x00);
+    case LeaseState::RenewalOverdue:
+        return QColor(0xd3, 0x2f, 0x2f);
+    case LeaseState::Stale:
+        return QColor(0x8e, 0x24, 0xaa);
+    case LeaseState::TakenOver:
+        return QColor(0x15, 0x65, 0xc0);
+    case LeaseState::Released:
+        return QColor(0x9e, 0x9e, 0x9e);
+    case LeaseState::Unknown:
+        return QColor(0x75, 0x75, 0x75);
+    }
+    return {};
+}
+
+HolderParts splitHolder(const QString& holder)
+{
+    // host:pid:token — the host may itself contain ':' (IPv6), so anchor on the last two fields.
+    static const QRegularExpression re(QStringLiteral("^(.+):(\\d{1,10}):([0-9A-Za-z_-]+)$"));
+    HolderParts p;
+    const auto m = re.match(holder);
+    if (m.hasMatch()) {
+        p.structured = true;
+        p.host = m.captured(1);
+        p.pid = m.captured(2).toLongLong();
+        p.token = m.captured(3);
+    }
+    return p;
+}
+
+void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow, Sighting sighting)
+{
+    const bool existing = sighting == Sighting::Existing;
+    const bool reappeared = existing && t.releasedAt.has_value();
+    const bool holderChanged = existing && !reappeared && row.holder != t.row.holder;
+    if (!existing || holderChanged || reappeared) {
+        if (holderChanged) {
+            t.takenOverAt = now;
+            t.previousHolder = t.row.holder.value_or(QString());
+        } else {
+            t.takenOverAt.reset();
+            t.previousHolder.clear();
+        }
+        t.releasedAt.reset();
+        t.renewalsSeen = 0;
+        t.watchSince = now;
+        t.lastRenewal.reset();
+        t.ttlUpper.reset();
+        if (row.takenAt && row.expiresAt && *row.expiresAt >= *row.takenAt) {
+            const double span = *row.expiresAt - *row.takenAt;
+            // Taken since the previous refresh: nothing can have renewed it yet, so the span is the TTL.
+            const bool freshTake = sighting != Sighting::FirstRefresh && *row.takenAt > prevNow;
+            if (freshTake) {
+                t.ttl = span;
+                t.ttlExact = true;
+                t.lastRenewal = *row.takenAt;
+            } else {
+                t.ttlUpper = span;
+                if (!t.ttlExact)
+                    t.ttl.reset();
+            }
+        }
+        t.row = row;
+        return;
+    }
+    // Same holder: a later expiry is a renewal made between prevNow and now.
+    if (row.expiresAt && t.row.expiresAt && *row.expiresAt > *t.row.expiresAt + 1e-6) {
+        ++t.renewalsSeen;
+        const double lowerBound = *row.expiresAt - now; // renewal at most `now`: ttl >= this
+        if (!t.ttlExact)
+            t.ttl = std::max(t.ttl.value_or(0.0), lowerBound);
+        t.lastRenewal = *row.expiresAt - *t.ttl;
+        t.watchSince = now;
+    }
+    t.row = row;
+}
+
+void observeMissing(LeaseTrack& t, double now)
+{
+    if (!t.releasedAt)
+        t.releasedAt = now;
+}
+
+std::optional<double> overdueAfter(const LeaseTrack& t, const LeasePolicy& p)
+{
+    const std::optional<double> ttl = p.ttlOverride ? p.ttlOverride : (t.ttl ? t.ttl : t.ttlUpper);
+    if (!ttl || *ttl <= 0)
+        return std::nullopt;
+    // Renewals come every TTL/4; allow one more quarter (or 1.5 refreshes) before calling it missed.
+    return *ttl * 0.25 + std::max(*ttl * 0.25, 1.5 * p.refreshIntervalS);
+}
+
+std::optional<double> secondsSinceRenewal(const LeaseTrack& t, double now)
+{
+    if (t.lastRenewal)
+        return now - *t.lastRenewal;
+    return now - t.watchSince; // no renewal seen since we started watching this holder
+}
+
+LeaseState classifyLease(const LeaseTrack& t, double now, const LeasePolicy& p)
+{
+    if (t.releasedAt)
+        return LeaseState::Released;
+    if (!t.row.expiresAt)
+        return LeaseState::Unknown;
+    const double left = *t.row.expiresAt - now;
+    if (left <= 0)
+        return LeaseState::Stale;
+    if (t.takenOverAt && now - *t.takenOverAt < p.takenOverLingerS)
+        return LeaseState::TakenOver;
+    if (const auto after = overdueAfter(t, p)) {
+        const auto since = secondsSinceRenewal(t, now);
+        if (since && *since > *after)
+            return LeaseState::RenewalOverdue;
+    }
+    const std::optional<double> ttl = p.ttlOverride ? p.ttlOverride : t.ttl;
+    if (ttl && left < p.expiringSoonShare * *ttl)
+        return LeaseState::ExpiringSoon;
+    return LeaseState::Held;
+}
+
+} // namespace lw

@@ -1,0 +1,77 @@
+#pragma once
+// Per-lease inference across refreshes (TTL, last renewal, takeovers, releases) and the state an
+// operator sees. Pure values and functions: the model holds one LeaseTrack per row.
+#include "Snapshot.h"
+
+#include <QColor>
+#include <QString>
+
+#include <optional>
+
+namespace lw {
+
+enum class LeaseState {
+    Held,           // holder renewing in time
+    ExpiringSoon,   // less than the configured share of its TTL left
+    RenewalOverdue, // holder missed its renewal window (renewals come every TTL/4)
+    Stale,          // expired and nobody took it over: what an operator acts on
+    TakenOver,      // the holder changed since the previous refresh (shown for a while)
+    Released,       // the row disappeared (shown greyed for a while)
+    Unknown,        // no expiry to judge by (NULL)
+};
+constexpr int kLeaseStateCount = 7;
+
+QString leaseStateText(LeaseState s); // "renewal overdue"
+QString leaseStateKey(LeaseState s);  // "renewal_overdue" (JSON)
+int leaseStateSeverity(LeaseState s); // sort order, worst first = highest
+QColor leaseStateColor(LeaseState s); // one palette for the window and the model
+
+struct HolderParts
+{
+    bool structured = false; // matched host:pid:token
+    QString host;
+    qint64 pid = 0;
+    QString token;
+};
+HolderParts splitHolder(const QString& holder);
+
+struct LeasePolicy
+{
+    double expiringSoonShare = 0.25;   // of the TTL left
+    std::optional<double> ttlOverride; // seconds, set per profile; otherwise inferred
+    double refreshIntervalS = 1.0;
+    double releasedLingerS = 30.0;  // keep a released row (greyed) this long
+    double takenOverLingerS = 10.0; // show "taken over" this long after the change
+};
+
+struct LeaseTrack
+{
+    LeaseRow row;
+    std::optional<double> ttl; // seconds: exact from a fresh take, else inferred from renewals
+    bool ttlExact = false;
+    std::optional<double> ttlUpper;    // expires - taken: an upper bound before any renewal is seen
+    double watchSince = 0;             // server time from which "no renewal seen" is measured
+    std::optional<double> lastRenewal; // server time of the last renewal (or the take)
+    std::optional<double> releasedAt;
+    std::optional<double> takenOverAt;
+    QString previousHolder;
+    int renewalsSeen = 0;
+};
+
+enum class Sighting {
+    FirstRefresh, // the console's first look: the row's history is unknown
+    NewRow,       // the row appeared since the previous refresh
+    Existing,     // the row was there at the previous refresh
+};
+// Folds a fresh observation of the row into the track. `prevNow` is the previous refresh's server
+// time (0 on the first refresh), `now` this refresh's.
+void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow, Sighting sighting);
+void observeMissing(LeaseTrack& t, double now);
+
+LeaseState classifyLease(const LeaseTrack& t, double now, const LeasePolicy& p);
+// Seconds since the last renewal the console can vouch for, or nullopt.
+std::optional<double> secondsSinceRenewal(const LeaseTrack& t, double now);
+// The window after which a renewal counts as overdue, or nullopt when the TTL is unknown.
+std::optional<double> overdueAfter(const LeaseTrack& t, const LeasePolicy& p);
+
+} // namespace lw

@@ -1,0 +1,172 @@
+#include "LeaseTable.h"
+
+#include <QHash>
+
+namespace lw {
+
+QStringList LeaseTableConfig::presetNames()
+{
+    return {QStringLiteral("default"), QStringLiteral("shedlock"), QStringLiteral("river")};
+}
+
+std::optional<LeaseTableConfig> LeaseTableConfig::preset(const QString& name)
+{
+    LeaseTableConfig c;
+    if (name == QLatin1String("default"))
+        return c;
+    if (name == QLatin1String("shedlock")) {
+        c.table = QStringLiteral("shedlock");
+        c.nameColumn = QStringLiteral("name");
+        c.holderColumn = QStringLiteral("locked_by");
+        c.takenAtColumn = QStringLiteral("locked_at");
+        c.expiresAtColumn = QStringLiteral("lock_until");
+        c.timeKind = TimeKind::NaiveUtc;
+        c.writerUsesAppClock = true; // ShedLock writes from the application's clock unless told otherwise
+        return c;
+    }
+    if (name == QLatin1String("river")) {
+        c.table = QStringLiteral("river_leader");
+        c.holderColumn = QStringLiteral("leader_id");
+        c.takenAtColumn = QStringLiteral("elected_at");
+        c.expiresAtColumn = QStringLiteral("expires_at");
+        return c;
+    }
+    return std::nullopt;
+}
+
+namespace {
+// The column as an instant (timestamptz), whatever its storage.
+QByteArray asInstant(const QByteArray& quotedCol, LeaseTableConfig::TimeKind kind, int zoneParam)
+{
+    switch (kind) {
+    case LeaseTableConfig::TimeKind::TimestampTz:
+        return quotedCol;
+    case LeaseTableConfig::TimeKind::NaiveUtc:
+        return "(" + quotedCol + " AT TIME ZONE 'UTC')";
+    case LeaseTableConfig::TimeKind::NaiveZone:
+        return "(" + quotedCol + " AT TIME ZONE $" + QByteArray::number(zoneParam) + ")";
+    }
+    return quotedCol;
+}
+} // namespace
+
+pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg)
+{
+    const QByteArray table = conn.quoteIdentifier(cfg.schema) + "." + conn.quoteIdentifier(cfg.table);
+    const QByteArray taken = asInstant(conn.quoteIdentifier(cfg.takenAtColumn), cfg.timeKind, 1);
+    const QByteArray expires = asInstant(conn.quoteIdentifier(cfg.expiresAtColumn), cfg.timeKind, 1);
+    pg::Statement s;
+    s.sql = "SELECT " + conn.quoteIdentifier(cfg.nameColumn) + "::text, " +
+            conn.quoteIdentifier(cfg.holderColumn) + "::text, extract(epoch FROM " + taken +
+            ")::float8, extract(epoch FROM " + expires + ")::float8 FROM " + table;
+    if (cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone)
+        s.params.push_back(cfg.zone.toUtf8());
+    return s;
+}
+
+std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg)
+{
+    // to_regclass takes a (possibly quoted) name; format('%I.%I') quotes on the server side.
+    const QByteArray rel = "to_regclass(format('%I.%I', $1::text, $2::text))";
+    pg::Statement exists;
+    exists.sql =
+        "SELECT r IS NOT NULL, CASE WHEN r IS NULL THEN NULL ELSE has_table_privilege(r, 'SELECT') END, "
+        "CASE WHEN r IS NULL THEN NULL ELSE has_table_privilege(r, 'UPDATE') END, "
+        "to_regnamespace(quote_ident($1::text)) IS NOT NULL FROM (SELECT " +
+        rel + " AS r) t";
+    exists.params = {cfg.schema.toUtf8(), cfg.table.toUtf8()};
+    pg::Statement cols;
+    cols.sql = "SELECT a.attname::text, format_type(a.atttypid, a.atttypmod), a.atttypid::regtype::text "
+               "FROM pg_attribute a WHERE a.attrelid = " +
+               rel + " AND a.attnum > 0 AND NOT a.attisdropped";
+    cols.params = {cfg.schema.toUtf8(), cfg.table.toUtf8()};
+    return {exists, cols};
+}
+
+std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
+                                                    const std::vector<pg::StatementResult>& results)
+{
+    auto schemaError = [&](const QString& msg, const QString& hint, const QString& state = {}) {
+        pg::PgError e;
+        e.kind = pg::PgError::Kind::Schema;
+        e.message = msg;
+        e.hint = hint;
+        e.sqlstate = state;
+        return e;
+    };
+    if (results.size() != 2)
+        return schemaError(QStringLiteral("could not check the leases table"), QString());
+    for (const auto& r : results)
+        if (r.error.isError())
+            return r.error;
+    const PGresult* ex = results[0].result.get();
+    if (!ex || PQntuples(ex) != 1)
+        return schemaError(QStringLiteral("could not check the leases table"), QString());
+    auto flag = [&](int col) { return !PQgetisnull(ex, 0, col) && PQgetvalue(ex, 0, col)[0] == 't'; };
+    if (!flag(0)) {
+        if (!flag(3))
+            return schemaError(QStringLiteral("schema \"%1\" does not exist").arg(cfg.schema),
+                               QStringLiteral("set the leases table's schema in the profile (or create it)"),
+                               QStringLiteral("3F000"));
+        return schemaError(QStringLiteral("leases table %1 does not exist").arg(cfg.qualifiedName()),
+                           QStringLiteral("set the leases table in the profile (schema, table), or choose a "
+                                          "preset (default, shedlock, river)"),
+                           QStringLiteral("42P01"));
+    }
+    if (!flag(1))
+        return schemaError(QStringLiteral("permission denied: no SELECT on %1").arg(cfg.qualifiedName()),
+                           QStringLiteral("GRANT SELECT ON %1 TO <monitoring role>").arg(cfg.qualifiedName()),
+                           QStringLiteral("42501"));
+
+    QHash<QString, QString> types; // column -> base type name
+    QHash<QString, QString> shown; // column -> formatted type
+    const PGresult* cr = results[1].result.get();
+    for (int i = 0; cr && i < PQntuples(cr); ++i) {
+        const QString col = QString::fromUtf8(PQgetvalue(cr, i, 0));
+        shown.insert(col, QString::fromUtf8(PQgetvalue(cr, i, 1)));
+        types.insert(col, QString::fromUtf8(PQgetvalue(cr, i, 2)));
+    }
+    static const QStringList textTypes = {QStringLiteral("text"),      QStringLiteral("character varying"),
+                                          QStringLiteral("character"), QStringLiteral("name"),
+                                          QStringLiteral("uuid"),      QStringLiteral("citext")};
+    const bool tz = cfg.timeKind == LeaseTableConfig::TimeKind::TimestampTz;
+    const QString timeType =
+        tz ? QStringLiteral("timestamp with time zone") : QStringLiteral("timestamp without time zone");
+    struct Want
+    {
+        QString role;
+        QString column;
+        bool text;
+    };
+    const Want wants[] = {{QStringLiteral("name"), cfg.nameColumn, true},
+                          {QStringLiteral("holder"), cfg.holderColumn, true},
+                          {QStringLiteral("taken-at"), cfg.takenAtColumn, false},
+                          {QStringLiteral("expires-at"), cfg.expiresAtColumn, false}};
+    QStringList problems;
+    for (const Want& w : wants) {
+        if (!types.contains(w.column)) {
+            problems << QStringLiteral("column \"%1\" (the %2 column) is missing").arg(w.column, w.role);
+            continue;
+        }
+        const QString t = types.value(w.column);
+        if (w.text ? !textTypes.contains(t) : t != timeType) {
+            QString expect = w.text ? QStringLiteral("a text type") : timeType;
+            QString fix;
+            if (!w.text && t == QLatin1String("timestamp without time zone"))
+                fix =
+                    QStringLiteral(" (choose \"naive UTC\" or a zone for the expiry column in the profile)");
+            else if (!w.text && t == QLatin1String("timestamp with time zone"))
+                fix = QStringLiteral(" (choose \"timestamptz\" for the expiry column in the profile)");
+            problems << QStringLiteral("column \"%1\" (the %2 column) is %3, expected %4%5")
+                            .arg(w.column, w.role, shown.value(w.column), expect, fix);
+        }
+    }
+    if (!problems.isEmpty())
+        return schemaError(QStringLiteral("%1 does not match the profile: %2")
+                               .arg(cfg.qualifiedName(), problems.join(QStringLiteral("; "))),
+                           QStringLiteral("fix the column mapping in the profile's leases-table settings"),
+                           QStringLiteral("42703"));
+    return std::nullopt;
+}
+
+} // namespace lw

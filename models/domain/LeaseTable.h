@@ -1,0 +1,45 @@
+#pragma once
+// Where the application's leases live and how to read them. Every identifier is quoted with libpq's
+// quoting when the SQL is built; every clock comparison is against the server's now().
+#include "pg/PgConnection.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace lw {
+
+struct LeaseTableConfig
+{
+    enum class TimeKind {
+        TimestampTz, // timestamptz: an instant
+        NaiveUtc,    // timestamp without time zone holding UTC (ShedLock, Oban)
+        NaiveZone,   // timestamp without time zone holding wall time of `zone`
+    };
+    QString schema = QStringLiteral("public");
+    QString table = QStringLiteral("leases");
+    QString nameColumn = QStringLiteral("name");
+    QString holderColumn = QStringLiteral("holder");
+    QString takenAtColumn = QStringLiteral("taken_at");
+    QString expiresAtColumn = QStringLiteral("expires_at");
+    TimeKind timeKind = TimeKind::TimestampTz;
+    QString zone;                    // for NaiveZone
+    bool writerUsesAppClock = false; // flag rows whose taken-at lies in the server's future
+
+    static QStringList presetNames(); // "default", "shedlock", "river"
+    static std::optional<LeaseTableConfig> preset(const QString& name);
+    QString qualifiedName() const { return schema + QLatin1Char('.') + table; }
+    bool operator==(const LeaseTableConfig&) const = default;
+};
+
+// The SELECT for one refresh; needs an open connection for identifier quoting.
+pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg);
+
+// The statements that check the table at connect: existence + privileges, then the columns.
+std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg);
+// Interprets the results of leaseTableCheck(); returns a Schema error naming exactly what is wrong.
+std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
+                                                    const std::vector<pg::StatementResult>& results);
+
+} // namespace lw

@@ -1,0 +1,85 @@
+#pragma once
+// One libpq connection, driven with deadlines. Used from a worker thread: the calls wait on the
+// socket with poll() (never longer than the deadline), so a hung server costs the worker at most
+// one deadline and never touches the UI thread.
+#include "PgError.h"
+#include "PgHandles.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <chrono>
+#include <optional>
+#include <vector>
+
+namespace lw::pg {
+
+using Clock = std::chrono::steady_clock;
+
+struct ConnectOptions
+{
+    QString dsn; // conninfo string, URI, or a bare service name
+    QString applicationName = QStringLiteral("leasewatch");
+    int statementTimeoutMs = 5000; // sent as a session option: every statement is bounded server-side
+    int lockTimeoutMs = 1000;
+    bool readOnly = true;     // default_transaction_read_only=on for the monitoring session
+    int connectTimeoutS = 10; // our own deadline: libpq ignores connect_timeout in non-blocking connect
+};
+
+// A bare word without '=' or '://' is taken as a service name from pg_service.conf.
+QString normalizeDsn(const QString& dsn);
+
+// Parses the DSN with libpq's own parser; returns an error (BadConnectionString) if it does not parse.
+std::optional<PgError> validateDsn(const QString& dsn);
+
+struct Statement
+{
+    QByteArray sql;
+    std::vector<std::optional<QByteArray>> params; // text-format, bound ($1…); nullopt is SQL NULL
+};
+
+struct StatementResult
+{
+    ResultPtr result; // PGRES_TUPLES_OK / COMMAND_OK on success
+    PgError error;    // set when this statement failed (or was aborted by an earlier failure)
+};
+
+class Connection
+{
+public:
+    Connection() = default;
+    Connection(Connection&&) noexcept = default;
+    Connection& operator=(Connection&&) noexcept = default;
+
+    PgError connect(const ConnectOptions& opts);
+    bool isOpen() const { return conn_ && PQstatus(conn_.get()) == CONNECTION_OK; }
+    void close() { conn_.reset(); }
+    PGconn* raw() const { return conn_.get(); }
+
+    // Sends every statement in one pipeline (one round trip), waits at most until `deadline`.
+    // On deadline: sends a cancel request, waits briefly, and drops the connection if it still hangs.
+    // The returned error is the first failure; per-statement results are in `out`.
+    PgError runPipeline(const std::vector<Statement>& stmts, std::vector<StatementResult>& out,
+                        Clock::time_point deadline);
+
+    // Convenience: one statement, one result.
+    PgError exec(const Statement& stmt, ResultPtr& out, Clock::time_point deadline);
+
+    // Bytes received during the last runPipeline (approximate: sum of PQresult sizes).
+    qint64 lastBytesReceived() const { return lastBytes_; }
+    int serverVersion() const { return conn_ ? PQserverVersion(conn_.get()) : 0; }
+    int backendPid() const { return conn_ ? PQbackendPID(conn_.get()) : 0; }
+
+    // Quote with libpq's own quoting (needs an open connection: encoding-aware).
+    QByteArray quoteIdentifier(const QString& ident) const;
+
+private:
+    enum class Wait { Read, Write };
+    bool waitSocket(Wait w, Clock::time_point deadline);
+    void cancelAndDrain(Clock::time_point graceDeadline);
+
+    ConnPtr conn_;
+    qint64 lastBytes_ = 0;
+};
+
+} // namespace lw::pg

@@ -1,0 +1,129 @@
+#include "PgError.h"
+
+#include <QStringList>
+
+namespace lw::pg {
+
+namespace {
+QString field(const PGresult* res, int code)
+{
+    const char* v = res ? PQresultErrorField(res, code) : nullptr;
+    return v ? QString::fromUtf8(v).trimmed() : QString();
+}
+
+QString firstLine(QString s)
+{
+    s = s.trimmed();
+    const auto nl = s.indexOf(QLatin1Char('\n'));
+    return nl < 0 ? s : s.left(nl).trimmed();
+}
+} // namespace
+
+bool isConnectionLossState(const QString& sqlstate, const QString& severity)
+{
+    if (severity == QLatin1String("FATAL") || severity == QLatin1String("PANIC"))
+        return true;
+    if (sqlstate.startsWith(QLatin1String("08")))
+        return true;
+    // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 57P04 database dropped
+    return sqlstate.startsWith(QLatin1String("57P"));
+}
+
+QString adviceFor(const QString& sqlstate, const QString& message)
+{
+    if (sqlstate == QLatin1String("28P01") ||
+        message.contains(QLatin1String("password authentication failed")))
+        return QStringLiteral(
+            "check the user name and the password in ~/.pgpass, PGPASSFILE or the service file");
+    if (sqlstate == QLatin1String("28000") || message.contains(QLatin1String("no pg_hba.conf entry")))
+        return QStringLiteral(
+            "the server's pg_hba.conf does not admit this user/host; ask the DBA for an entry");
+    if (sqlstate == QLatin1String("3D000") ||
+        (message.contains(QLatin1String("does not exist")) && message.contains(QLatin1String("database"))))
+        return QStringLiteral("check the database name (dbname=…) in the connection string");
+    if (sqlstate == QLatin1String("42P01"))
+        return QStringLiteral("check the schema and table configured for the leases table in the profile");
+    if (sqlstate == QLatin1String("42703"))
+        return QStringLiteral("check the column names configured for the leases table in the profile");
+    if (sqlstate == QLatin1String("42501"))
+        return QStringLiteral(
+            "grant the monitoring role SELECT on the table (and pg_monitor for other sessions)");
+    if (sqlstate == QLatin1String("53300"))
+        return QStringLiteral("the server has no free connection slot; wait or ask the DBA to free one");
+    if (sqlstate == QLatin1String("57P03"))
+        return QStringLiteral("the server is starting up or recovering; the console retries by itself");
+    if (sqlstate == QLatin1String("57014"))
+        return QStringLiteral("the statement hit its timeout; the server may be overloaded");
+    if (message.contains(QLatin1String("Connection refused")))
+        return QStringLiteral("is the server running and accepting connections on that host and port?");
+    if (message.contains(QLatin1String("No such file or directory")) &&
+        message.contains(QLatin1String("socket")))
+        return QStringLiteral("no server listens on that Unix socket; check host= and port=");
+    if (message.contains(QLatin1String("could not translate host name")))
+        return QStringLiteral("the host name does not resolve; check host= in the connection string");
+    if (message.contains(QLatin1String("timeout expired")))
+        return QStringLiteral("the server did not answer in time; check the network and the server");
+    return {};
+}
+
+QString PgError::toDisplayString() const
+{
+    if (kind == Kind::None)
+        return {};
+    QString s = message;
+    if (!sqlstate.isEmpty())
+        s += QStringLiteral(" (SQLSTATE %1)").arg(sqlstate);
+    const QString advice = hint.isEmpty() ? adviceFor(sqlstate, message) : hint;
+    if (!advice.isEmpty())
+        s += QStringLiteral(" — ") + advice;
+    return s;
+}
+
+PgError PgError::fromResult(const PGresult* res, const PGconn* conn)
+{
+    PgError e;
+    e.kind = Kind::Query;
+    e.sqlstate = field(res, PG_DIAG_SQLSTATE);
+    e.message = firstLine(field(res, PG_DIAG_MESSAGE_PRIMARY));
+    e.detail = field(res, PG_DIAG_MESSAGE_DETAIL);
+    e.hint = field(res, PG_DIAG_MESSAGE_HINT);
+    if (e.message.isEmpty() && res)
+        e.message = firstLine(QString::fromUtf8(PQresultErrorMessage(res)));
+    if (e.message.isEmpty() && conn)
+        e.message = firstLine(QString::fromUtf8(PQerrorMessage(conn)));
+    const QString severity = field(res, PG_DIAG_SEVERITY_NONLOCALIZED);
+    if (isConnectionLossState(e.sqlstate, severity) || (conn && PQstatus(conn) == CONNECTION_BAD))
+        e.kind = Kind::ConnectionLost;
+    return e;
+}
+
+PgError PgError::fromConnection(const PGconn* conn, Kind kind)
+{
+    PgError e;
+    e.kind = kind;
+    // libpq joins attempts for several hosts with newlines and indents its own hints with a tab:
+    // the last unindented line is the cause of the final attempt.
+    const QString msg = conn ? QString::fromUtf8(PQerrorMessage(conn)) : QStringLiteral("out of memory");
+    for (const QString& line : msg.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        if (!line.startsWith(QLatin1Char('\t')) && !line.trimmed().isEmpty())
+            e.message = line.trimmed();
+    if (e.message.isEmpty())
+        e.message = QStringLiteral("connection failed");
+    if (e.message.startsWith(QLatin1String("FATAL:")))
+        e.message = e.message.mid(6).trimmed();
+    if (e.message.contains(QLatin1String("password authentication failed")))
+        e.sqlstate = QStringLiteral("28P01");
+    else if (e.message.contains(QLatin1String("database \"")) &&
+             e.message.contains(QLatin1String("does not exist")))
+        e.sqlstate = QStringLiteral("3D000");
+    else if (e.message.contains(QLatin1String("too many clients")) ||
+             e.message.contains(QLatin1String("remaining connection slots")))
+        e.sqlstate = QStringLiteral("53300");
+    else if (e.message.contains(QLatin1String("the database system is")))
+        e.sqlstate = QStringLiteral("57P03");
+    else if (e.message.contains(QLatin1String("no pg_hba.conf entry")))
+        e.sqlstate = QStringLiteral("28000");
+    return e;
+}
+
+} // namespace lw::pg

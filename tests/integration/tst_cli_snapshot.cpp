@@ -1,0 +1,119 @@
+// The installed-style binary, driven as an on-call engineer would over SSH: `leasewatch snapshot`,
+// and the one-line refusal to open a window without a display.
+#include "TestCluster.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+namespace {
+struct Run
+{
+    int code;
+    QString out;
+    QString err;
+};
+Run runLeasewatch(const QStringList& args, bool withDisplay = false)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!withDisplay) {
+        env.remove("DISPLAY");
+        env.remove("WAYLAND_DISPLAY");
+        env.remove("QT_QPA_PLATFORM");
+    }
+    p.setProcessEnvironment(env);
+    p.start(LEASEWATCH_BIN, args);
+    if (!p.waitForFinished(60000))
+        return {-1, {}, "timeout"};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+} // namespace
+
+class TestCliSnapshot : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void jsonListsTheLeasesTable()
+    {
+        lw::test::TestDatabase db("cli_json");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at "
+                "timestamptz)");
+        db.exec("INSERT INTO leases VALUES ('sweep', 'app-1:4242:00ff00ff00ff00ff', now(), now() + interval "
+                "'30 s'),"
+                " ('alerts', 'app-2:99:abcdef', now() - interval '2 min', now() - interval '1 min')");
+        const Run r = runLeasewatch({"snapshot", db.dsn(), "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8());
+        QVERIFY(doc.isObject());
+        const QJsonArray rows = doc["leases"]["rows"].toArray();
+        QCOMPARE(rows.size(), 2);
+        QMap<QString, QJsonObject> byName;
+        for (const auto& v : rows)
+            byName[v.toObject()["name"].toString()] = v.toObject();
+        QCOMPARE(byName["sweep"]["holder_host"].toString(), QStringLiteral("app-1"));
+        QCOMPARE(byName["sweep"]["holder_pid"].toInt(), 4242);
+        QCOMPARE(byName["sweep"]["holder_token"].toString(), QStringLiteral("00ff00ff00ff00ff"));
+        QVERIFY(qAbs(byName["sweep"]["seconds_left"].toDouble() - 30.0) < 2.0);
+        QCOMPARE(byName["alerts"]["state"].toString(), QStringLiteral("stale"));
+        QCOMPARE(doc["server"]["database"].toString(), db.name());
+    }
+
+    void textTableAndErrors()
+    {
+        lw::test::TestDatabase db("cli_text");
+        Run r = runLeasewatch({"snapshot", db.dsn()});
+        QCOMPARE(r.code, 3); // connected, but the leases table is missing
+        QVERIFY2(r.err.contains("leases table public.leases does not exist"), qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at "
+                "timestamptz)");
+        db.exec(
+            "INSERT INTO leases VALUES ('nightly-report', 'batch-7:12:beef', now(), now() + interval '1 h')");
+        r = runLeasewatch({"snapshot", db.dsn()});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("LEASES (1)"));
+        QVERIFY(r.out.contains("nightly-report"));
+        QVERIFY(r.out.contains("batch-7"));
+
+        r = runLeasewatch({"snapshot", "host='unterminated"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.startsWith("leasewatch: invalid connection string"));
+        r = runLeasewatch({"snapshot", lw::test::suiteDsn("no_such_database")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("3D000"), qPrintable(r.err));
+    }
+
+    void noDisplayIsOneLine_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("dsn") << QStringList{"host=/tmp dbname=x"};
+        QTest::newRow("demo") << QStringList{"--demo"};
+    }
+    void noDisplayIsOneLine()
+    {
+        QFETCH(QStringList, args);
+        const Run r = runLeasewatch(args);
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.startsWith("leasewatch: no display"), qPrintable(r.err));
+        QCOMPARE(r.err.trimmed().count('\n'), 0);
+    }
+
+    void helpAndVersion()
+    {
+        Run r = runLeasewatch({"--version"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.trimmed(), QStringLiteral("leasewatch " LEASEWATCH_VERSION));
+        r = runLeasewatch({"--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("snapshot DSN"));
+        QVERIFY(r.out.contains("--demo"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliSnapshot)
+#include "tst_cli_snapshot.moc"

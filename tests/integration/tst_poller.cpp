@@ -1,0 +1,177 @@
+// The live path against the real test cluster: libpq → snapshot, one round trip, read-only session,
+// and the messages for a leases table that is missing, mistyped or not readable.
+#include "Monitor.h"
+#include "Poller.h"
+#include "TestCluster.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace lw;
+
+namespace {
+PollerConfig configFor(const QString& dsn)
+{
+    PollerConfig c;
+    c.connect.dsn = dsn;
+    c.intervalMs = 200;
+    return c;
+}
+const char* kLeasesDdl = "CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, "
+                         "expires_at timestamptz)";
+} // namespace
+
+class TestPoller : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void readsLeasesOnServerClock()
+    {
+        test::TestDatabase db("poller_reads");
+        db.exec(kLeasesDdl);
+        db.exec(
+            "INSERT INTO leases VALUES ('sweep', 'app-1:4242:00ff00ff00ff00ff', now() - interval '5 s', "
+            "now() + interval '25 s'), ('alerts', 'app-2:7:abc', now() - interval '1 min', now() - interval "
+            "'10 s')");
+        Poller p(configFor(db.dsn()));
+        const Snapshot s = p.refreshOnce();
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+        QVERIFY(!s.leasesError);
+        QCOMPARE(s.roundTrips, 1);
+        QCOMPARE(int(s.leases.size()), 2);
+        QCOMPARE(s.server.database, db.name());
+        QVERIFY(s.server.versionNum >= 130000);
+        const auto it =
+            std::find_if(s.leases.begin(), s.leases.end(), [](auto& r) { return r.name == "sweep"; });
+        QVERIFY(it != s.leases.end());
+        QCOMPARE(*it->holder, QStringLiteral("app-1:4242:00ff00ff00ff00ff"));
+        // 25 s left on the server's clock, give or take the statement's own duration.
+        QVERIFY(qAbs(*it->expiresAt - s.serverNow - 25.0) < 0.5);
+        QVERIFY(qAbs(s.serverNow - *it->takenAt - 5.0) < 0.5);
+    }
+
+    void sessionIsIdentifiedBoundedAndReadOnly()
+    {
+        test::TestDatabase db("poller_session");
+        db.exec(kLeasesDdl);
+        Poller p(configFor(db.dsn()));
+        const Snapshot s = p.refreshOnce();
+        QVERIFY(s.ok);
+        const QString pid = QString::number(s.server.backendPid);
+        QCOMPARE(db.value("SELECT application_name FROM pg_stat_activity WHERE pid = " + pid),
+                 QStringLiteral("leasewatch"));
+        // No transaction stays open between refreshes (no lock held, no snapshot pinned).
+        QCOMPARE(db.value("SELECT state FROM pg_stat_activity WHERE pid = " + pid), QStringLiteral("idle"));
+        QCOMPARE(db.value("SELECT count(*) FROM pg_locks WHERE pid = " + pid), QStringLiteral("0"));
+
+        // The same options on a connection of our own: statement_timeout set, writes refused.
+        pg::Connection c;
+        pg::ConnectOptions o;
+        o.dsn = db.dsn();
+        QVERIFY(!c.connect(o).isError());
+        pg::ResultPtr r;
+        const auto deadline = pg::Clock::now() + std::chrono::seconds(5);
+        QVERIFY(!c.exec({"SHOW statement_timeout", {}}, r, deadline).isError());
+        QCOMPARE(QString::fromUtf8(PQgetvalue(r.get(), 0, 0)), QStringLiteral("5s"));
+        const pg::PgError e =
+            c.exec({"INSERT INTO leases(name) VALUES ($1)", {QByteArray("x")}}, r, deadline);
+        QCOMPARE(e.sqlstate, QStringLiteral("25006")); // read-only transaction
+        QVERIFY(c.isOpen());
+    }
+
+    void tableProblems_data()
+    {
+        QTest::addColumn<QString>("ddl");
+        QTest::addColumn<QString>("sqlstate");
+        QTest::addColumn<QString>("mustSay");
+        QTest::newRow("missing table") << ""
+                                       << "42P01"
+                                       << "leases table public.leases does not exist";
+        QTest::newRow("missing column")
+            << "CREATE TABLE leases(name text, holder text, expires_at timestamptz)"
+            << "42703"
+            << "column \"taken_at\" (the taken-at column) is missing";
+        QTest::newRow("naive expiry")
+            << "CREATE TABLE leases(name text, holder text, taken_at timestamp, expires_at timestamp)"
+            << "42703"
+            << "column \"expires_at\" (the expires-at column) is timestamp without time zone, expected "
+               "timestamp "
+               "with time zone (choose \"naive UTC\"";
+        QTest::newRow("int holder")
+            << "CREATE TABLE leases(name text, holder int, taken_at timestamptz, expires_at timestamptz)"
+            << "42703"
+            << "column \"holder\" (the holder column) is integer, expected a text type";
+        QTest::newRow("no privilege")
+            << QString(kLeasesDdl) + "; CREATE ROLE lw_noread_%1 LOGIN; REVOKE ALL ON leases FROM PUBLIC"
+            << "42501"
+            << "permission denied: no SELECT on public.leases";
+    }
+    void tableProblems()
+    {
+        QFETCH(QString, ddl);
+        QFETCH(QString, sqlstate);
+        QFETCH(QString, mustSay);
+        test::TestDatabase db(QTest::currentDataTag());
+        QString dsn = db.dsn();
+        if (!ddl.isEmpty())
+            db.exec(ddl.arg(db.name()));
+        if (ddl.contains("lw_noread_"))
+            dsn += " user=lw_noread_" + db.name();
+        Poller p(configFor(dsn));
+        const Snapshot s = p.refreshOnce();
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString())); // the database itself is fine
+        QVERIFY(s.leasesError);
+        QCOMPARE(s.leasesError->sqlstate, sqlstate);
+        QVERIFY2(s.leasesError->toDisplayString().contains(mustSay),
+                 qPrintable(s.leasesError->toDisplayString()));
+        if (ddl.contains("lw_noread_"))
+            test::execSql(test::suiteDsn(), "DROP OWNED BY lw_noread_" + db.name() + " CASCADE");
+    }
+
+    void connectFailures_data()
+    {
+        QTest::addColumn<QString>("dsn");
+        QTest::addColumn<QString>("mustSay");
+        QTest::newRow("no such database") << test::suiteDsn("no_such_db_here") << "SQLSTATE 3D000";
+        QTest::newRow("no server on socket") << "host=/tmp/lw-no-such-dir port=5999"
+                                             << "no server listens";
+        QTest::newRow("malformed") << "host='oops"
+                                   << "invalid connection string";
+    }
+    void connectFailures()
+    {
+        QFETCH(QString, dsn);
+        QFETCH(QString, mustSay);
+        Poller p(configFor(dsn));
+        const Snapshot s = p.refreshOnce();
+        QVERIFY(!s.ok);
+        QVERIFY2(s.error.toDisplayString().contains(mustSay), qPrintable(s.error.toDisplayString()));
+    }
+
+    // The threaded path: results arrive on the GUI thread through the Monitor, the event loop keeps
+    // running, and the backend is gone after the Monitor is destroyed.
+    void monitorDeliversAndCleansUp()
+    {
+        test::TestDatabase db("monitor");
+        db.exec(kLeasesDdl);
+        db.exec("INSERT INTO leases VALUES ('a', 'h:1:aa', now(), now() + interval '1 min')");
+        int backend = 0;
+        {
+            Monitor m(configFor(db.dsn()));
+            QSignalSpy spy(&m, &Monitor::refreshed);
+            m.start();
+            QTRY_VERIFY_WITH_TIMEOUT(spy.count() >= 2, 10000);
+            QCOMPARE(m.leases()->rowCount(), 1);
+            backend = m.lastSnapshot().server.backendPid;
+            db.exec("INSERT INTO leases VALUES ('b', 'h:1:bb', now(), now() + interval '1 min')");
+            QTRY_COMPARE_WITH_TIMEOUT(m.leases()->rowCount(), 2, 5000);
+        }
+        QVERIFY(backend > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            db.value("SELECT count(*) FROM pg_stat_activity WHERE pid = " + QString::number(backend)),
+            QStringLiteral("0"), 5000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPoller)
+#include "tst_poller.moc"

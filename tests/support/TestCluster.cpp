@@ -1,0 +1,99 @@
+#include "TestCluster.h"
+
+#include <QCoreApplication>
+#include <QDir>
+
+#include <atomic>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace lw::test {
+
+QString suiteClusterDir()
+{
+    return qEnvironmentVariable("LW_TEST_CLUSTER_DIR");
+}
+
+QString suiteDsn(const QString& dbname)
+{
+    const QString dir = suiteClusterDir();
+    if (dir.isEmpty())
+        throw std::runtime_error("LW_TEST_CLUSTER_DIR is not set: run the tests through ctest "
+                                 "(the cluster.start fixture starts the server)");
+    cluster::ThrowawayCluster probe; // only for the superuser name
+    return QStringLiteral("host=%1 port=5432 user=%2 dbname=%3").arg(dir, probe.superuser(), dbname);
+}
+
+cluster::ClusterOptions privateClusterOptions(const QString& name)
+{
+    cluster::ClusterOptions o;
+    const QString base = suiteClusterDir().isEmpty() ? QDir::tempPath() : suiteClusterDir();
+    o.directory = base + QStringLiteral("/own/") + name + QLatin1Char('-') + QString::number(::getpid());
+    return o;
+}
+
+namespace {
+pg::Connection connectBlocking(const QString& dsn)
+{
+    pg::Connection c;
+    pg::ConnectOptions o;
+    o.dsn = dsn;
+    o.readOnly = false;
+    o.applicationName = QStringLiteral("leasewatch-test");
+    o.statementTimeoutMs = 60000;
+    o.lockTimeoutMs = 30000;
+    const pg::PgError e = c.connect(o);
+    if (e.isError())
+        throw std::runtime_error(("connect " + dsn + ": " + e.toDisplayString()).toStdString());
+    return c;
+}
+} // namespace
+
+void execSql(const QString& dsn, const QString& sql)
+{
+    pg::Connection c = connectBlocking(dsn);
+    // Simple-query protocol so that several statements (and CREATE DATABASE) work in one call.
+    PQsetnonblocking(c.raw(), 0);
+    pg::ResultPtr r(PQexec(c.raw(), sql.toUtf8().constData()));
+    const auto st = PQresultStatus(r.get());
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+        throw std::runtime_error(("SQL failed: " + sql.left(200) + ": " +
+                                  pg::PgError::fromResult(r.get(), c.raw()).toDisplayString())
+                                     .toStdString());
+}
+
+QString queryValue(const QString& dsn, const QString& sql)
+{
+    pg::Connection c = connectBlocking(dsn);
+    PQsetnonblocking(c.raw(), 0);
+    pg::ResultPtr r(PQexec(c.raw(), sql.toUtf8().constData()));
+    if (PQresultStatus(r.get()) != PGRES_TUPLES_OK)
+        throw std::runtime_error(("query failed: " + sql.left(200) + ": " +
+                                  pg::PgError::fromResult(r.get(), c.raw()).toDisplayString())
+                                     .toStdString());
+    if (PQntuples(r.get()) == 0 || PQgetisnull(r.get(), 0, 0))
+        return {};
+    return QString::fromUtf8(PQgetvalue(r.get(), 0, 0));
+}
+
+TestDatabase::TestDatabase(const QString& tag)
+{
+    static std::atomic<int> counter{0};
+    QString clean = tag.toLower();
+    for (QChar& ch : clean)
+        if (!ch.isLetterOrNumber())
+            ch = QLatin1Char('_');
+    name_ = QStringLiteral("t_%1_%2_%3").arg(clean.left(30)).arg(::getpid()).arg(counter++);
+    execSql(suiteDsn(), QStringLiteral("CREATE DATABASE %1").arg(name_));
+}
+
+TestDatabase::~TestDatabase()
+{
+    try {
+        execSql(suiteDsn(), QStringLiteral("DROP DATABASE IF EXISTS %1 WITH (FORCE)").arg(name_));
+    } catch (...) {
+        // The fixture's cleanup removes the whole cluster anyway.
+    }
+}
+
+} // namespace lw::test

@@ -1,0 +1,53 @@
+// The command line: modes, presets and errors, decided before any QApplication exists.
+#include "Cli.h"
+
+#include <QTest>
+
+using lw::app::Invocation;
+using lw::app::parseCommandLine;
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void modes_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("mode");
+        QTest::newRow("help") << QStringList{"lw", "--help"} << int(Invocation::Mode::Help);
+        QTest::newRow("version") << QStringList{"lw", "--version"} << int(Invocation::Mode::Version);
+        QTest::newRow("demo") << QStringList{"lw", "--demo"} << int(Invocation::Mode::Demo);
+        QTest::newRow("gui dsn") << QStringList{"lw", "host=/tmp dbname=x"} << int(Invocation::Mode::Gui);
+        QTest::newRow("snapshot") << QStringList{"lw", "snapshot", "host=/tmp", "--json"}
+                                  << int(Invocation::Mode::Snapshot);
+        QTest::newRow("no dsn") << QStringList{"lw"} << int(Invocation::Mode::Error);
+        QTest::newRow("snapshot without dsn")
+            << QStringList{"lw", "snapshot"} << int(Invocation::Mode::Error);
+        QTest::newRow("bad dsn") << QStringList{"lw", "host='x"} << int(Invocation::Mode::Error);
+        QTest::newRow("bad preset") << QStringList{"lw", "--preset", "nope", "host=x"}
+                                    << int(Invocation::Mode::Error);
+        QTest::newRow("unknown option") << QStringList{"lw", "--frobnicate"} << int(Invocation::Mode::Error);
+    }
+    void modes()
+    {
+        QFETCH(QStringList, args);
+        const Invocation inv = parseCommandLine(args);
+        QTEST(int(inv.mode), "mode");
+        if (inv.mode == Invocation::Mode::Error)
+            QVERIFY(!inv.error.isEmpty());
+    }
+
+    void presetAndTable()
+    {
+        Invocation inv = parseCommandLine({"lw", "--preset", "shedlock", "host=x"});
+        QCOMPARE(inv.config.leases.table, QStringLiteral("shedlock"));
+        QCOMPARE(inv.config.leases.expiresAtColumn, QStringLiteral("lock_until"));
+        QVERIFY(inv.config.leases.writerUsesAppClock);
+        inv = parseCommandLine({"lw", "--table", "ops.my leases", "host=x"});
+        QCOMPARE(inv.config.leases.schema, QStringLiteral("ops"));
+        QCOMPARE(inv.config.leases.table, QStringLiteral("my leases"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,197 @@
+// LeaseModel across refreshes, under QAbstractItemModelTester (attached before any data is set).
+#include "LeaseModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTest>
+
+using namespace lw;
+
+namespace {
+Snapshot snap(double now, std::vector<LeaseRow> rows, qint64 monoMs)
+{
+    Snapshot s;
+    s.ok = true;
+    s.serverNow = now;
+    s.receivedMonotonicMs = monoMs;
+    s.leases = std::move(rows);
+    return s;
+}
+LeaseRow lease(const QString& name, const QString& holder, double taken, double expires)
+{
+    return {name, holder, taken, expires};
+}
+} // namespace
+
+class TestLeaseModel : public QObject
+{
+    Q_OBJECT
+    qint64 mono_ = 0;
+
+    LeaseModel* makeModel(QObject* parent)
+    {
+        auto* m = new LeaseModel(parent, [this] { return mono_; });
+        new QAbstractItemModelTester(m, QAbstractItemModelTester::FailureReportingMode::QtTest, m);
+        return m;
+    }
+
+private Q_SLOTS:
+    void incrementalUpdatesNeverReset()
+    {
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        QSignalSpy reset(m, &QAbstractItemModel::modelReset);
+        QSignalSpy inserted(m, &QAbstractItemModel::rowsInserted);
+        QSignalSpy removed(m, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy changed(m, &QAbstractItemModel::dataChanged);
+
+        m->applySnapshot(snap(
+            100,
+            {lease("a", "h1:1:aa", 90, 108), lease("b", "h2:2:bb", 95, 103), lease("c", "h3:3:cc", 99, 107)},
+            mono_));
+        QCOMPARE(m->rowCount(), 3);
+        QCOMPARE(inserted.count(), 1);
+
+        // b renewed, c deleted, d added, a unchanged.
+        mono_ += 1000;
+        changed.clear();
+        m->applySnapshot(snap(101,
+                              {lease("a", "h1:1:aa", 90, 108), lease("b", "h2:2:bb", 95, 109),
+                               lease("d", "h4:4:dd", 100.5, 108.5)},
+                              mono_));
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(m->rowCount(), 4); // c stays, greyed, as released
+        QCOMPARE(inserted.count(), 2);
+        QCOMPARE(removed.count(), 0);
+        QCOMPARE(changed.count(), 1);
+        const auto tl = changed.first().at(0).value<QModelIndex>();
+        const auto br = changed.first().at(1).value<QModelIndex>();
+        QCOMPARE(tl.row(), m->rowOfKey("b")); // a did not change: it is not in the range
+        QCOMPARE(br.row(), m->rowOfKey("c"));
+        QCOMPARE(m->stateAt(m->rowOfKey("c")), LeaseState::Released);
+        QCOMPARE(m->stateAt(m->rowOfKey("a")), LeaseState::Held);
+
+        // After the linger the released row is removed with rowsRemoved, not a reset.
+        mono_ += 40000;
+        m->applySnapshot(snap(141,
+                              {lease("a", "h1:1:aa", 90, 150), lease("b", "h2:2:bb", 95, 150),
+                               lease("d", "h4:4:dd", 100.5, 150)},
+                              mono_));
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(m->rowCount(), 3);
+        QCOMPARE(m->rowOfKey("c"), -1);
+        QCOMPARE(m->rowOfKey("d"), m->rowCount() - 1);
+        QCOMPARE(reset.count(), 0);
+    }
+
+    void holderChangeShowsTakeover()
+    {
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        m->applySnapshot(snap(100, {lease("sweep", "app-1:4242:aa", 80, 99)}, mono_));
+        QCOMPARE(m->stateAt(0), LeaseState::Stale);
+        mono_ += 1000;
+        m->applySnapshot(snap(101, {lease("sweep", "app-2:77:bb", 100.5, 108.5)}, mono_));
+        QCOMPARE(m->stateAt(0), LeaseState::TakenOver);
+        QVERIFY(m->data(m->index(0, LeaseModel::State)).toString().contains("app-1:4242:aa"));
+        QCOMPARE(m->data(m->index(0, LeaseModel::Host)).toString(), QStringLiteral("app-2"));
+        QCOMPARE(m->data(m->index(0, LeaseModel::Pid)).toString(), QStringLiteral("77"));
+    }
+
+    // Countdowns advance on the injected monotonic clock from the server's now(), never on the
+    // desktop's wall clock.
+    void countdownFollowsServerClockAndMonotonicTime()
+    {
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        mono_ = 5'000'000;
+        m->applySnapshot(snap(1000, {lease("a", "h:1:aa", 995, 1010)}, mono_));
+        QCOMPARE(m->data(m->index(0, 0), LeaseModel::SecondsLeftRole).toDouble(), 10.0);
+        mono_ += 3500;
+        QCOMPARE(m->data(m->index(0, 0), LeaseModel::SecondsLeftRole).toDouble(), 6.5);
+        QCOMPARE(m->data(m->index(0, LeaseModel::ExpiresIn)).toString(), QStringLiteral("in 6 s"));
+        mono_ += 12000;
+        QCOMPARE(m->data(m->index(0, LeaseModel::ExpiresIn)).toString(), QStringLiteral("expired 5 s ago"));
+        QCOMPARE(m->stateAt(0), LeaseState::Stale);
+    }
+
+    void badDataIsDisplayedSafely()
+    {
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        const QString longName(100000, QLatin1Char('x'));
+        std::vector<LeaseRow> rows = {
+            {QString(), std::nullopt, std::nullopt, std::nullopt},               // NULLs everywhere
+            {QStringLiteral("far-past"), QStringLiteral("h:1:a"), -1e11, -1e11}, // year -1200
+            {QStringLiteral("far-future"), QStringLiteral("h:1:a"), 0.0, 1e15},  // beyond any date
+            {QStringLiteral("ctl\n\t\x01name"), QStringLiteral("h\n:1:a"), 1.0, 2.0},
+            {longName, longName, 1.0, 2.0},
+            {QStringLiteral("dup"), QStringLiteral("h:1:a"), 1.0, 200.0},
+            {QStringLiteral("dup"), QStringLiteral("h:2:b"), 1.0, 300.0},
+            {QStringLiteral("dup"), QStringLiteral("h:3:c"), 1.0, 400.0},
+        };
+        m->applySnapshot(snap(100, rows, mono_));
+        QCOMPARE(m->rowCount(), int(rows.size()));
+        for (int r = 0; r < m->rowCount(); ++r)
+            for (int c = 0; c < m->columnCount(); ++c) {
+                const QString text = m->data(m->index(r, c)).toString();
+                QVERIFY(!text.contains(QLatin1Char('\n')));
+                QVERIFY(text.size() <= 520);
+                m->data(m->index(r, c), LeaseModel::SortRole);
+                m->data(m->index(r, c), Qt::ToolTipRole);
+            }
+        // Duplicates keep their own rows across refreshes (no churn).
+        QSignalSpy inserted(m, &QAbstractItemModel::rowsInserted);
+        QSignalSpy removed(m, &QAbstractItemModel::rowsRemoved);
+        mono_ += 1000;
+        m->applySnapshot(snap(101, rows, mono_));
+        QCOMPARE(m->rowCount(), int(rows.size()));
+        QCOMPARE(inserted.count(), 0);
+        QCOMPARE(removed.count(), 0);
+    }
+
+    void failedRefreshKeepsRowsButMarksThemNotLive()
+    {
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        m->applySnapshot(snap(100, {lease("a", "h:1:aa", 95, 110)}, mono_));
+        QVERIFY(m->isLive());
+        Snapshot failed;
+        failed.ok = false;
+        m->applySnapshot(failed);
+        QCOMPARE(m->rowCount(), 1);
+        QVERIFY(!m->isLive());
+        QVERIFY(m->data(m->index(0, LeaseModel::ExpiresIn)).toString().contains("unverified"));
+    }
+
+    void sortedProxySurvivesRefreshes()
+    {
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(m);
+        proxy.setSortRole(LeaseModel::SortRole);
+        proxy.setDynamicSortFilter(true);
+        new QAbstractItemModelTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest, &owner);
+        proxy.sort(LeaseModel::ExpiresIn, Qt::AscendingOrder);
+        m->applySnapshot(snap(
+            100, {lease("a", "h:1:a", 90, 130), lease("b", "h:1:b", 90, 110), lease("c", "h:1:c", 90, 120)},
+            mono_));
+        auto order = [&] {
+            QStringList names;
+            for (int r = 0; r < proxy.rowCount(); ++r)
+                names << proxy.index(r, LeaseModel::Name).data().toString();
+            return names;
+        };
+        QCOMPARE(order(), QStringList({"b", "c", "a"}));
+        mono_ += 1000;
+        m->applySnapshot(snap(
+            101, {lease("a", "h:1:a", 90, 105), lease("b", "h:1:b", 90, 110), lease("c", "h:1:c", 90, 120)},
+            mono_));
+        QCOMPARE(order(), QStringList({"a", "b", "c"}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLeaseModel)
+#include "tst_leasemodel.moc"

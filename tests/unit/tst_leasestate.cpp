@@ -1,0 +1,136 @@
+// The inference behind a lease's state: TTL, last renewal, overdue, stale, takeover.
+#include "domain/LeaseState.h"
+
+#include <QTest>
+
+using namespace lw;
+
+class TestLeaseState : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void splitHolder_data()
+    {
+        QTest::addColumn<QString>("holder");
+        QTest::addColumn<bool>("structured");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<qint64>("pid");
+        QTest::addColumn<QString>("token");
+        QTest::newRow("canonical") << "app-1:4242:9f86d081884c7d65" << true << "app-1" << qint64(4242)
+                                   << "9f86d081884c7d65";
+        QTest::newRow("ipv6 host") << "fe80::1:77:abcdef" << true << "fe80::1" << qint64(77) << "abcdef";
+        QTest::newRow("hostname only") << "app-1" << false << "" << qint64(0) << "";
+        QTest::newRow("non-numeric pid") << "app-1:x:tok" << false << "" << qint64(0) << "";
+        QTest::newRow("empty") << "" << false << "" << qint64(0) << "";
+    }
+    void splitHolder()
+    {
+        QFETCH(QString, holder);
+        QFETCH(bool, structured);
+        const HolderParts p = lw::splitHolder(holder);
+        QCOMPARE(p.structured, structured);
+        if (structured) {
+            QTEST(p.host, "host");
+            QTEST(p.pid, "pid");
+            QTEST(p.token, "token");
+        }
+    }
+
+    // A holder renews every TTL/4 and then crashes: held → renewal overdue → stale, in that order.
+    void crashedHolderGoesOverdueThenStale()
+    {
+        const double ttl = 8;
+        LeasePolicy pol;
+        pol.refreshIntervalS = 1;
+        LeaseTrack t;
+        double taken = 1000;
+        LeaseRow row{QStringLiteral("sweep"), QStringLiteral("h:1:aa"), taken, taken + ttl};
+        observeLease(t, row, 1000.5, 999.5, Sighting::NewRow);
+        QVERIFY(t.ttlExact);
+        QCOMPARE(*t.ttl, ttl);
+        QList<LeaseState> seen;
+        for (double now = 1001; now < 1030; now += 1) {
+            // Renewals at 1002, 1004, 1006; then the holder dies.
+            if (now <= 1006 && int(now) % 2 == 0)
+                row.expiresAt = now + ttl;
+            observeLease(t, row, now, now - 1, Sighting::Existing);
+            const LeaseState s = classifyLease(t, now, pol);
+            if (seen.isEmpty() || seen.last() != s)
+                seen << s;
+        }
+        const QList<LeaseState> expected = {LeaseState::Held, LeaseState::RenewalOverdue, LeaseState::Stale};
+        QCOMPARE(seen, expected);
+    }
+
+    void overdueNotBeforeWindow()
+    {
+        LeasePolicy pol;
+        LeaseTrack t;
+        LeaseRow row{QStringLiteral("a"), QStringLiteral("h:1:aa"), 100.0, 140.0}; // TTL 40 s
+        observeLease(t, row, 101, 99, Sighting::NewRow);
+        // Renewal due every 10 s; overdue only after 10 + 10 s without one.
+        QCOMPARE(classifyLease(t, 119, pol), LeaseState::Held);
+        QCOMPARE(classifyLease(t, 121, pol), LeaseState::RenewalOverdue);
+    }
+
+    void ttlInferredFromRenewalsWhenFirstSeenLate()
+    {
+        LeasePolicy pol;
+        LeaseTrack t;
+        // Taken an hour ago, renewed ever since: expires - taken says nothing about the TTL.
+        LeaseRow row{QStringLiteral("a"), QStringLiteral("h:1:aa"), 0.0, 3608.0};
+        observeLease(t, row, 3601, 0, Sighting::FirstRefresh);
+        QVERIFY(!t.ttl);
+        QCOMPARE(classifyLease(t, 3601, pol), LeaseState::Held);
+        row.expiresAt = 3610.0; // renewed at 3602 with TTL 8
+        observeLease(t, row, 3602, 3601, Sighting::Existing);
+        QVERIFY(t.ttl);
+        QVERIFY(qAbs(*t.ttl - 8.0) <= 1.0);
+        QCOMPARE(classifyLease(t, 3603, pol), LeaseState::Held);
+    }
+
+    void takeoverIsReportedWithPreviousHolder()
+    {
+        LeasePolicy pol;
+        LeaseTrack t;
+        LeaseRow row{QStringLiteral("a"), QStringLiteral("old:1:aa"), 0.0, 8.0};
+        observeLease(t, row, 1, 0, Sighting::NewRow);
+        QCOMPARE(classifyLease(t, 9, pol), LeaseState::Stale);
+        row = {QStringLiteral("a"), QStringLiteral("new:2:bb"), 10.0, 40.0};
+        observeLease(t, row, 10.5, 9.5, Sighting::Existing);
+        QCOMPARE(classifyLease(t, 10.5, pol), LeaseState::TakenOver);
+        QCOMPARE(t.previousHolder, QStringLiteral("old:1:aa"));
+        QVERIFY(t.ttlExact); // a fresh take: the span is the TTL
+        QCOMPARE(classifyLease(t, 10.5 + pol.takenOverLingerS + 0.1, pol), LeaseState::Held);
+    }
+
+    void releasedAndNullExpiry()
+    {
+        LeasePolicy pol;
+        LeaseTrack t;
+        observeLease(t, {QStringLiteral("a"), std::nullopt, std::nullopt, std::nullopt}, 1, 0,
+                     Sighting::NewRow);
+        QCOMPARE(classifyLease(t, 1, pol), LeaseState::Unknown);
+        observeMissing(t, 2);
+        QCOMPARE(classifyLease(t, 2, pol), LeaseState::Released);
+    }
+
+    void expiringSoonUsesShareOfTtl()
+    {
+        LeasePolicy pol;
+        pol.expiringSoonShare = 0.25;
+        pol.ttlOverride = 100; // set per profile: a lease that is not renewed on purpose
+        LeaseTrack t;
+        LeaseRow row{QStringLiteral("a"), QStringLiteral("h:1:aa"), 0.0, 100.0};
+        observeLease(t, row, 1, -1, Sighting::NewRow);
+        pol.ttlOverride.reset();
+        pol.expiringSoonShare = 0.5;
+        // TTL 100 exact; overdue window is 50 s, so check expiring soon before it.
+        t.lastRenewal = 45; // pretend a renewal at 45 (overdue not reached at 60)
+        QCOMPARE(classifyLease(t, 40, pol), LeaseState::Held);
+        QCOMPARE(classifyLease(t, 60, pol), LeaseState::ExpiringSoon);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLeaseState)
+#include "tst_leasestate.moc"

@@ -1,0 +1,86 @@
+// Classification of failures: which ones mean "the connection is gone", and the words users see.
+#include "pg/PgConnection.h"
+#include "pg/PgError.h"
+
+#include <QTest>
+
+using namespace lw::pg;
+
+class TestPgError : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void connectionLoss_data()
+    {
+        QTest::addColumn<QString>("sqlstate");
+        QTest::addColumn<QString>("severity");
+        QTest::addColumn<bool>("lost");
+        QTest::newRow("fast shutdown 57P01") << "57P01"
+                                             << "FATAL" << true;
+        QTest::newRow("crash shutdown 57P02") << "57P02"
+                                              << "FATAL" << true;
+        QTest::newRow("recovering 57P03") << "57P03"
+                                          << "FATAL" << true;
+        QTest::newRow("terminated as FATAL") << "57P01"
+                                             << "FATAL" << true;
+        QTest::newRow("08006 connection failure") << "08006"
+                                                  << "ERROR" << true;
+        QTest::newRow("FATAL with other state") << "XX000"
+                                                << "FATAL" << true;
+        QTest::newRow("query cancelled 57014") << "57014"
+                                               << "ERROR" << false;
+        QTest::newRow("undefined table") << "42P01"
+                                         << "ERROR" << false;
+        QTest::newRow("out of shared memory") << "53200"
+                                              << "ERROR" << false;
+    }
+    void connectionLoss()
+    {
+        QFETCH(QString, sqlstate);
+        QFETCH(QString, severity);
+        QTEST(isConnectionLossState(sqlstate, severity), "lost");
+    }
+
+    void dsnValidation_data()
+    {
+        QTest::addColumn<QString>("dsn");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("keyword") << "host=/tmp dbname=x" << true;
+        QTest::newRow("uri") << "postgresql://u@localhost:5432/db" << true;
+        QTest::newRow("service") << "prod-billing" << true;
+        QTest::newRow("unterminated quote") << "host='oops dbname=x" << false;
+        QTest::newRow("unknown keyword") << "hots=localhost" << false;
+        QTest::newRow("bad uri") << "postgresql://[::1" << false;
+    }
+    void dsnValidation()
+    {
+        QFETCH(QString, dsn);
+        QFETCH(bool, valid);
+        const auto err = validateDsn(dsn);
+        QCOMPARE(!err.has_value(), valid);
+        if (err) {
+            QCOMPARE(err->kind, PgError::Kind::BadConnectionString);
+            QVERIFY(err->toDisplayString().startsWith("invalid connection string"));
+        }
+    }
+
+    void bareWordIsAServiceName()
+    {
+        QCOMPARE(normalizeDsn("prod"), QStringLiteral("service=prod"));
+        QCOMPARE(normalizeDsn("host=x"), QStringLiteral("host=x"));
+    }
+
+    void displayNamesStateAndAdvice()
+    {
+        PgError e;
+        e.kind = PgError::Kind::ConnectFailed;
+        e.sqlstate = "28P01";
+        e.message = "password authentication failed for user \"bob\"";
+        const QString s = e.toDisplayString();
+        QVERIFY(s.contains("SQLSTATE 28P01"));
+        QVERIFY(s.contains(".pgpass"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPgError)
+#include "tst_pgerror.moc"

@@ -1,0 +1,105 @@
+#include "LeasesView.h"
+
+#include "LeaseModel.h"
+#include "StateStyle.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace lw::ui {
+
+LeasesView::LeasesView(LeaseModel* model, QWidget* parent) : QWidget(parent), model_(model)
+{
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(LeaseModel::SortRole);
+    proxy_->setFilterRole(LeaseModel::FilterRole);
+    proxy_->setFilterKeyColumn(LeaseModel::Name);
+    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    proxy_->setDynamicSortFilter(true);
+
+    filter_ = new QLineEdit(this);
+    filter_->setPlaceholderText(tr("Filter by lease name or holder…"));
+    filter_->setClearButtonEnabled(true);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+
+    summary_ = new QLabel(this);
+    summary_->setTextFormat(Qt::RichText);
+    problem_ = new QLabel(this);
+    problem_->setWordWrap(true);
+    problem_->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; color: #611a15; padding: 6px; "
+                                           "border: 1px solid #f5c6cb; border-radius: 3px; }"));
+    problem_->hide();
+
+    table_ = new QTableView(this);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(LeaseModel::Name, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(22);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setWordWrap(false);
+    table_->setItemDelegateForColumn(LeaseModel::State, new StateDelegate(table_));
+    const int widths[] = {200, 160, 70, 150, 150, 110, 150};
+    for (int c = 0; c < int(std::size(widths)); ++c)
+        table_->setColumnWidth(c, widths[c]);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(summary_, 1);
+    top->addWidget(filter_, 1);
+    auto* lay = new QVBoxLayout(this);
+    lay->addLayout(top);
+    lay->addWidget(problem_);
+    lay->addWidget(table_, 1);
+
+    connect(model_, &LeaseModel::summaryChanged, this, &LeasesView::updateSummary);
+    updateSummary();
+}
+
+QString LeasesView::summaryText() const
+{
+    return summary_->text();
+}
+
+void LeasesView::updateSummary()
+{
+    const auto counts = model_->stateCounts();
+    QStringList parts;
+    // Worst first, so the eye lands on what needs action.
+    const LeaseState order[] = {LeaseState::Stale,   LeaseState::RenewalOverdue, LeaseState::ExpiringSoon,
+                                LeaseState::Unknown, LeaseState::TakenOver,      LeaseState::Held,
+                                LeaseState::Released};
+    int problems = 0;
+    for (LeaseState s : order) {
+        const int n = counts[size_t(s)];
+        if (!n)
+            continue;
+        if (leaseStateSeverity(s) >= leaseStateSeverity(LeaseState::ExpiringSoon))
+            problems += n;
+        parts << QStringLiteral("<span style='color:%1'><b>%2</b> %3</span>")
+                     .arg(leaseStateColor(s).name())
+                     .arg(n)
+                     .arg(leaseStateText(s).toHtmlEscaped());
+    }
+    QString text = QStringLiteral("<b>%1 leases</b>").arg(model_->rowCount());
+    if (!parts.isEmpty())
+        text += QStringLiteral(" — ") + parts.join(QStringLiteral(" · "));
+    if (model_->hasData() && !model_->isLive())
+        text += QStringLiteral(" — <span style='color:#9e9e9e'>data %1 old, not live</span>")
+                    .arg(formatDuration(model_->dataAgeSeconds()));
+    summary_->setText(text);
+    const int stale = counts[size_t(LeaseState::Stale)];
+    Q_EMIT summaryChanged(stale      ? tr("Leases (%1 stale)").arg(stale)
+                          : problems ? tr("Leases (%1 need attention)").arg(problems)
+                                     : tr("Leases"));
+}
+
+} // namespace lw::ui

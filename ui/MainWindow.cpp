@@ -1,0 +1,154 @@
+#include "MainWindow.h"
+
+#include "LeasesView.h"
+#include "Monitor.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace lw::ui {
+
+namespace {
+QWidget* pendingPage(const QString& what, QWidget* parent)
+{
+    auto* w = new QWidget(parent);
+    auto* l = new QLabel(what, w);
+    l->setAlignment(Qt::AlignCenter);
+    l->setWordWrap(true);
+    l->setStyleSheet(QStringLiteral("color: #757575;"));
+    auto* lay = new QVBoxLayout(w);
+    lay->addWidget(l);
+    return w;
+}
+} // namespace
+
+MainWindow::MainWindow(Monitor* monitor, const QString& displayName, QWidget* parent)
+    : QMainWindow(parent), monitor_(monitor), displayName_(displayName)
+{
+    setWindowTitle(QStringLiteral("Leasewatch — %1").arg(displayName_));
+    tabs_ = new QTabWidget(this);
+    leases_ = new LeasesView(monitor_->leases(), tabs_);
+    tabs_->addTab(leases_, tr("Leases"));
+    tabs_->addTab(pendingPage(tr("Advisory locks and sessions: which session holds which key, idle or busy, "
+                                 "and who waits behind whom."),
+                              tabs_),
+                  tr("Advisory locks && sessions"));
+    tabs_->addTab(pendingPage(tr("Connection-pool occupancy per application instance over time, against pool "
+                                 "sizes and the cluster's limits."),
+                              tabs_),
+                  tr("Pool occupancy"));
+    setCentralWidget(tabs_);
+    connect(leases_, &LeasesView::summaryChanged, this,
+            [this](const QString& t) { tabs_->setTabText(0, t); });
+
+    auto* fileMenu = menuBar()->addMenu(tr("&File"));
+    auto* quit = fileMenu->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    quit->setShortcut(QKeySequence::Quit);
+    auto* viewMenu = menuBar()->addMenu(tr("&View"));
+    auto* pause = viewMenu->addAction(tr("&Pause refreshing"));
+    pause->setCheckable(true);
+    pause->setShortcut(QKeySequence(Qt::Key_F7));
+    connect(pause, &QAction::toggled, this, [this](bool on) {
+        monitor_->setPaused(on);
+        updateConnectionLabel();
+    });
+    auto* filter = viewMenu->addAction(tr("&Filter leases"));
+    filter->setShortcut(QKeySequence::Find);
+    connect(filter, &QAction::triggered, this, [this] {
+        tabs_->setCurrentWidget(leases_);
+        leases_->filterEdit()->setFocus();
+    });
+    auto* helpMenu = menuBar()->addMenu(tr("&Help"));
+    helpMenu->addAction(tr("&About Leasewatch"), this, &MainWindow::showAbout);
+
+    serverLabel_ = new QLabel(this);
+    connLabel_ = new QLabel(this);
+    refreshLabel_ = new QLabel(this);
+    statusBar()->addWidget(connLabel_);
+    statusBar()->addWidget(serverLabel_, 1);
+    statusBar()->addPermanentWidget(refreshLabel_);
+
+    connect(monitor_, &Monitor::refreshed, this, &MainWindow::onRefreshed);
+    connect(monitor_, &Monitor::statusChanged, this, &MainWindow::onStatus);
+    // The "retrying in N s" countdown must move even when nothing arrives from the worker.
+    auto* t = new QTimer(this);
+    connect(t, &QTimer::timeout, this, &MainWindow::updateConnectionLabel);
+    t->start(1000);
+    updateConnectionLabel();
+    resize(1200, 720);
+}
+
+QString MainWindow::connectionText() const
+{
+    return connLabel_->text();
+}
+
+QString MainWindow::refreshText() const
+{
+    return refreshLabel_->text();
+}
+
+void MainWindow::onRefreshed(const Snapshot& s)
+{
+    if (s.ok) {
+        serverLabel_->setText(tr("PostgreSQL %1 · database %2 · user %3")
+                                  .arg(s.server.version, s.server.database, s.server.user));
+        refreshLabel_->setText(tr("last refresh %1 · %2 ms · %3 kB")
+                                   .arg(s.receivedWall.toString(QStringLiteral("HH:mm:ss")))
+                                   .arg(s.clientWaitMs, 0, 'f', 1)
+                                   .arg(double(s.bytesReceived) / 1024.0, 0, 'f', 1));
+    }
+    updateConnectionLabel();
+}
+
+void MainWindow::onStatus(const ConnectionStatus&)
+{
+    updateConnectionLabel();
+}
+
+void MainWindow::updateConnectionLabel()
+{
+    const ConnectionStatus& st = monitor_->status();
+    QString text;
+    QString style;
+    switch (st.state) {
+    case ConnectionStatus::State::Connecting:
+        text = tr("connecting…");
+        break;
+    case ConnectionStatus::State::Connected:
+        text = monitor_->isPaused() ? tr("● connected, paused") : tr("● connected");
+        style = QStringLiteral("color: #2e7d32;");
+        break;
+    case ConnectionStatus::State::Disconnected: {
+        const qint64 leftMs =
+            std::max<qint64>(0, QDateTime::currentDateTime().msecsTo(st.since.addMSecs(st.retryInMs)));
+        text = tr("✖ disconnected since %1 — retrying in %2 s — %3")
+                   .arg(st.since.toString(QStringLiteral("HH:mm:ss")))
+                   .arg((leftMs + 999) / 1000)
+                   .arg(st.error.toDisplayString());
+        style = QStringLiteral("color: #c62828; font-weight: bold;");
+        break;
+    }
+    }
+    connLabel_->setText(text);
+    connLabel_->setStyleSheet(style);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Leasewatch"),
+                       tr("<b>Leasewatch %1</b><br>Live console for PostgreSQL leases, advisory locks and "
+                          "connection pools.<br>Licensed under GPL-3.0-or-later (Qt Charts is GPL-3).")
+                           .arg(QStringLiteral(LEASEWATCH_VERSION)));
+}
+
+} // namespace lw::ui

@@ -1,0 +1,45 @@
+#pragma once
+// The console's window for one monitored database: a page per view the mission names, and a
+// status bar with the server, the connection state and the time of the last refresh.
+#include <QMainWindow>
+
+class QLabel;
+class QTabWidget;
+
+namespace lw {
+class Monitor;
+struct Snapshot;
+struct ConnectionStatus;
+} // namespace lw
+
+namespace lw::ui {
+
+class LeasesView;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(Monitor* monitor, const QString& displayName, QWidget* parent = nullptr);
+
+    LeasesView* leasesView() const { return leases_; }
+    QTabWidget* tabs() const { return tabs_; }
+    QString connectionText() const;
+    QString refreshText() const;
+
+private:
+    void onRefreshed(const Snapshot& s);
+    void onStatus(const ConnectionStatus& st);
+    void updateConnectionLabel();
+    void showAbout();
+
+    Monitor* monitor_;
+    QString displayName_;
+    QTabWidget* tabs_;
+    LeasesView* leases_;
+    QLabel* serverLabel_;
+    QLabel* connLabel_;
+    QLabel* refreshLabel_;
+};
+
+} // namespace lw::ui
