@@ -34,7 +34,25 @@ Invocation parseCommandLine(const QStringList& args)
     const QCommandLineOption interval(QStringLiteral("interval"),
                                       QStringLiteral("Refresh interval in milliseconds (default 1000)."),
                                       QStringLiteral("ms"), QStringLiteral("1000"));
-    p.addOptions({help, version, demo, json, preset, table, interval});
+    const QCommandLineOption columns(QStringLiteral("columns"),
+                                     QStringLiteral("Leases table columns: name,holder,taken_at,expires_at."),
+                                     QStringLiteral("list"));
+    const QCommandLineOption timeKind(
+        QStringLiteral("time-kind"),
+        QStringLiteral("How the time columns store time: timestamptz, utc (naive UTC) or a zone name."),
+        QStringLiteral("kind"));
+    const QCommandLineOption ttl(QStringLiteral("ttl"),
+                                 QStringLiteral("Lease TTL in seconds (default: inferred from renewals)."),
+                                 QStringLiteral("seconds"));
+    const QCommandLineOption screenshots(QStringLiteral("screenshots"),
+                                         QStringLiteral("Save a PNG of every page into DIR before quitting."),
+                                         QStringLiteral("dir"));
+    const QCommandLineOption quitAfter(QStringLiteral("quit-after"),
+                                       QStringLiteral("Quit by itself after SECONDS (with --screenshots: "
+                                                      "take them then)."),
+                                       QStringLiteral("seconds"));
+    p.addOptions(
+        {help, version, demo, json, preset, table, columns, timeKind, ttl, interval, screenshots, quitAfter});
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
     inv.helpText = p.helpText();
 
@@ -90,12 +108,32 @@ Invocation parseCommandLine(const QStringList& args)
             inv.config.leases.table = t;
         }
     }
-    bool ok = false;
-    inv.config.intervalMs = p.value(interval).toInt(&ok);
-    if (!ok || inv.config.intervalMs < 100) {
+    auto fail = [&](const QString& msg) {
         inv.mode = Invocation::Mode::Error;
-        inv.error = QStringLiteral("--interval must be a number of milliseconds >= 100");
+        inv.error = msg;
         return inv;
+    };
+    if (p.isSet(columns) && !inv.config.leases.setColumns(p.value(columns)))
+        return fail(QStringLiteral("--columns needs four names: name,holder,taken_at,expires_at"));
+    if (p.isSet(timeKind) && !inv.config.leases.setTimeKind(p.value(timeKind)))
+        return fail(QStringLiteral("--time-kind needs timestamptz, utc or a time zone name"));
+    bool ok = false;
+    if (p.isSet(ttl)) {
+        const double v = p.value(ttl).toDouble(&ok);
+        if (!ok || v <= 0)
+            return fail(QStringLiteral("--ttl must be a positive number of seconds"));
+        inv.config.leases.ttlSeconds = v;
+    }
+    inv.config.intervalMs = p.value(interval).toInt(&ok);
+    if (!ok || inv.config.intervalMs < 100)
+        return fail(QStringLiteral("--interval must be a number of milliseconds >= 100"));
+    inv.screenshotDir = p.value(screenshots);
+    if (p.isSet(quitAfter)) {
+        inv.quitAfterS = p.value(quitAfter).toDouble(&ok);
+        if (!ok || inv.quitAfterS <= 0)
+            return fail(QStringLiteral("--quit-after must be a positive number of seconds"));
+    } else if (!inv.screenshotDir.isEmpty()) {
+        inv.quitAfterS = 5;
     }
     inv.config.connect.dsn = inv.dsn;
     if (inv.mode != Invocation::Mode::Demo) {
@@ -113,9 +151,7 @@ int runSnapshot(const Invocation& inv)
     QTextStream err(stderr);
     Poller poller(inv.config);
     LeaseModel leases;
-    LeasePolicy policy;
-    policy.refreshIntervalS = inv.config.intervalMs / 1000.0;
-    leases.setPolicy(policy);
+    leases.setPolicy(leasePolicyFor(inv.config));
     leases.setWriterUsesAppClock(inv.config.leases.writerUsesAppClock);
     const Snapshot s = poller.refreshOnce();
     if (!s.ok) {

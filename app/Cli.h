@@ -17,7 +17,9 @@ struct Invocation
     QString dsn;
     bool json = false;
     PollerConfig config;
-    QString error; // Mode::Error: one line
+    QString screenshotDir; // --screenshots DIR: save every page after --quit-after seconds
+    double quitAfterS = 0; // --quit-after S: quit by itself (demo capture, smoke checks)
+    QString error;         // Mode::Error: one line
     QString helpText;
 };
 

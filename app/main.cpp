@@ -11,6 +11,7 @@
 #include <QTextStream>
 
 #include <QSocketNotifier>
+#include <QTimer>
 
 #include <csignal>
 #include <sys/socket.h>
@@ -110,6 +111,14 @@ int main(int argc, char** argv)
         lw::ui::MainWindow window(&monitor, title);
         window.show();
         monitor.start();
+        if (inv.quitAfterS > 0)
+            QTimer::singleShot(int(inv.quitAfterS * 1000), &app, [&] {
+                if (!inv.screenshotDir.isEmpty())
+                    for (const QString& f : window.saveScreenshots(inv.screenshotDir))
+                        out << "saved " << f << "\n";
+                out.flush();
+                QCoreApplication::quit();
+            });
         rc = app.exec();
     } // the monitor's connection closes before the demo cluster stops
     demo.reset();

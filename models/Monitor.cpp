@@ -8,11 +8,7 @@ Monitor::Monitor(PollerConfig cfg, QObject* parent) : QObject(parent), cfg_(std:
 {
     qRegisterMetaType<lw::Snapshot>();
     qRegisterMetaType<lw::ConnectionStatus>();
-    leases_.setPolicy([&] {
-        LeasePolicy p;
-        p.refreshIntervalS = cfg_.intervalMs / 1000.0;
-        return p;
-    }());
+    leases_.setPolicy(leasePolicyFor(cfg_));
     leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
     // Countdowns tick on local monotonic time between refreshes; twice a second keeps them smooth.
     ticker_ = new QTimer(this);
@@ -71,9 +67,7 @@ void Monitor::setPaused(bool paused)
 void Monitor::setIntervalMs(int ms)
 {
     cfg_.intervalMs = ms;
-    LeasePolicy p = leases_.policy();
-    p.refreshIntervalS = ms / 1000.0;
-    leases_.setPolicy(p);
+    leases_.setPolicy(leasePolicyFor(cfg_));
     if (poller_)
         QMetaObject::invokeMethod(
             poller_.data(), [p = poller_.data(), ms] { p->setIntervalMs(ms); }, Qt::QueuedConnection);
@@ -83,6 +77,7 @@ void Monitor::reconfigure(PollerConfig cfg)
 {
     stopWorker();
     cfg_ = std::move(cfg);
+    leases_.setPolicy(leasePolicyFor(cfg_));
     leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
     startWorker();
 }

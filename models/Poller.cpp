@@ -33,6 +33,15 @@ const QByteArray kMetaSql =
     "current_setting('server_version_num')::int, current_database(), current_user::text, pg_backend_pid()";
 } // namespace
 
+LeasePolicy leasePolicyFor(const PollerConfig& cfg)
+{
+    LeasePolicy p;
+    p.refreshIntervalS = cfg.intervalMs / 1000.0;
+    p.ttlOverride = cfg.leases.ttlSeconds;
+    p.expiringSoonShare = cfg.leases.expiringSoonShare;
+    return p;
+}
+
 Poller::Poller(PollerConfig cfg, quint64 generation, QObject* parent)
     : QObject(parent), cfg_(std::move(cfg)), generation_(generation),
       jitterState_(quint64(monotonicMs()) * 6364136223846793005ULL + generation)

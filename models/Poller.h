@@ -2,6 +2,7 @@
 // The polling worker: one libpq connection per monitored database, one round trip per refresh,
 // refreshes never overlap (the next is scheduled when the previous finished). Lives on a worker
 // thread (see Monitor); the headless commands call refreshOnce() directly.
+#include "domain/LeaseState.h"
 #include "domain/LeaseTable.h"
 #include "domain/Snapshot.h"
 #include "pg/PgConnection.h"
@@ -22,6 +23,9 @@ struct PollerConfig
     int backoffInitialMs = 500;
     int backoffMaxMs = 30000;
 };
+
+// The lease policy the models use for a configuration (TTL, thresholds, refresh interval).
+LeasePolicy leasePolicyFor(const PollerConfig& cfg);
 
 struct ConnectionStatus
 {

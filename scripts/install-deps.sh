@@ -12,7 +12,7 @@ packages=(
   # PostgreSQL 15 server for the tests and the demo (the tests start their own throwaway cluster)
   postgresql-15 postgresql-contrib
   # tests: offscreen/Xvfb screenshots, process tools
-  xvfb xauth procps
+  xvfb xauth procps faketime
 )
 
 missing=()

@@ -5,10 +5,12 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -95,6 +97,23 @@ QString MainWindow::connectionText() const
 QString MainWindow::refreshText() const
 {
     return refreshLabel_->text();
+}
+
+QStringList MainWindow::saveScreenshots(const QString& dir)
+{
+    QStringList written;
+    QDir().mkpath(dir);
+    const int current = tabs_->currentIndex();
+    for (int i = 0; i < tabs_->count(); ++i) {
+        tabs_->setCurrentIndex(i);
+        QString name = tabs_->tabText(i).section(QLatin1Char('('), 0, 0).trimmed().toLower();
+        name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+        const QString path = QDir(dir).filePath(QStringLiteral("window-%1.png").arg(name));
+        if (grab().save(path, "PNG"))
+            written << path;
+    }
+    tabs_->setCurrentIndex(current);
+    return written;
 }
 
 void MainWindow::onRefreshed(const Snapshot& s)

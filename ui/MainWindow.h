@@ -26,6 +26,8 @@ public:
     QTabWidget* tabs() const { return tabs_; }
     QString connectionText() const;
     QString refreshText() const;
+    // Saves one PNG per page (window-<page>.png) into `dir`; returns the files written.
+    QStringList saveScreenshots(const QString& dir);
 
 private:
     void onRefreshed(const Snapshot& s);

@@ -110,8 +110,13 @@ void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow
     const bool existing = sighting == Sighting::Existing;
     const bool reappeared = existing && t.releasedAt.has_value();
     const bool holderChanged = existing && !reappeared && row.holder != t.row.holder;
+    // A takeover is a take of an expired lease (ON CONFLICT … WHERE expires_at < now()): the new
+    // take is not earlier than the old expiry. A release followed by a fresh take within one
+    // refresh looks like a holder change too, but the old lease had not expired.
+    const bool takeover =
+        holderChanged && (!t.row.expiresAt || !row.takenAt || *row.takenAt >= *t.row.expiresAt);
     if (!existing || holderChanged || reappeared) {
-        if (holderChanged) {
+        if (takeover) {
             t.takenOverAt = now;
             t.previousHolder = t.row.holder.value_or(QString());
         } else {

@@ -15,7 +15,7 @@ enum class LeaseState {
     ExpiringSoon,   // less than the configured share of its TTL left
     RenewalOverdue, // holder missed its renewal window (renewals come every TTL/4)
     Stale,          // expired and nobody took it over: what an operator acts on
-    TakenOver,      // the holder changed since the previous refresh (shown for a while)
+    TakenOver,      // another holder took it after it expired (shown for a while)
     Released,       // the row disappeared (shown greyed for a while)
     Unknown,        // no expiry to judge by (NULL)
 };

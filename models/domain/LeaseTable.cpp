@@ -34,6 +34,37 @@ std::optional<LeaseTableConfig> LeaseTableConfig::preset(const QString& name)
     return std::nullopt;
 }
 
+bool LeaseTableConfig::setTimeKind(const QString& spec)
+{
+    const QString s = spec.trimmed();
+    if (s.isEmpty())
+        return false;
+    if (s == QLatin1String("timestamptz")) {
+        timeKind = TimeKind::TimestampTz;
+    } else if (s.compare(QLatin1String("utc"), Qt::CaseInsensitive) == 0) {
+        timeKind = TimeKind::NaiveUtc;
+    } else {
+        timeKind = TimeKind::NaiveZone; // the server validates the zone name
+        zone = s;
+    }
+    return true;
+}
+
+bool LeaseTableConfig::setColumns(const QString& spec)
+{
+    const QStringList parts = spec.split(QLatin1Char(','));
+    if (parts.size() != 4)
+        return false;
+    for (const QString& p : parts)
+        if (p.trimmed().isEmpty())
+            return false;
+    nameColumn = parts[0].trimmed();
+    holderColumn = parts[1].trimmed();
+    takenAtColumn = parts[2].trimmed();
+    expiresAtColumn = parts[3].trimmed();
+    return true;
+}
+
 namespace {
 // The column as an instant (timestamptz), whatever its storage.
 QByteArray asInstant(const QByteArray& quotedCol, LeaseTableConfig::TimeKind kind, int zoneParam)

@@ -24,8 +24,15 @@ struct LeaseTableConfig
     QString takenAtColumn = QStringLiteral("taken_at");
     QString expiresAtColumn = QStringLiteral("expires_at");
     TimeKind timeKind = TimeKind::TimestampTz;
-    QString zone;                    // for NaiveZone
-    bool writerUsesAppClock = false; // flag rows whose taken-at lies in the server's future
+    QString zone;                     // for NaiveZone
+    bool writerUsesAppClock = false;  // flag rows whose taken-at lies in the server's future
+    std::optional<double> ttlSeconds; // known TTL; otherwise inferred from how expires-at moves
+    double expiringSoonShare = 0.25;  // "expiring soon" below this share of the TTL left
+
+    // "timestamptz", "utc" (naive UTC) or a zone name (naive wall time of that zone).
+    bool setTimeKind(const QString& spec);
+    // "name,holder,taken_at,expires_at"
+    bool setColumns(const QString& spec);
 
     static QStringList presetNames(); // "default", "shedlock", "river"
     static std::optional<LeaseTableConfig> preset(const QString& name);

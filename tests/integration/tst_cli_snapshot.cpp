@@ -5,31 +5,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTest>
 
 namespace {
-struct Run
+using Run = lw::test::ProcessResult;
+Run runLeasewatch(const QStringList& args)
 {
-    int code;
-    QString out;
-    QString err;
-};
-Run runLeasewatch(const QStringList& args, bool withDisplay = false)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (!withDisplay) {
-        env.remove("DISPLAY");
-        env.remove("WAYLAND_DISPLAY");
-        env.remove("QT_QPA_PLATFORM");
-    }
-    p.setProcessEnvironment(env);
-    p.start(LEASEWATCH_BIN, args);
-    if (!p.waitForFinished(60000))
-        return {-1, {}, "timeout"};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), args);
 }
 } // namespace
 

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QProcess>
 
 #include <atomic>
 #include <stdexcept>
@@ -74,6 +75,30 @@ QString queryValue(const QString& dsn, const QString& sql)
     if (PQntuples(r.get()) == 0 || PQgetisnull(r.get(), 0, 0))
         return {};
     return QString::fromUtf8(PQgetvalue(r.get(), 0, 0));
+}
+
+ProcessResult runProcess(const QString& program, const QStringList& args, bool withDisplay, int timeoutMs)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!withDisplay) {
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    }
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    ProcessResult r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(5000);
+        r.err = QStringLiteral("timeout");
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
 }
 
 TestDatabase::TestDatabase(const QString& tag)

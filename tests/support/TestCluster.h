@@ -24,6 +24,17 @@ void execSql(const QString& dsn, const QString& sql);
 // First column of the first row as text ("" for NULL); throws on error.
 QString queryValue(const QString& dsn, const QString& sql);
 
+struct ProcessResult
+{
+    int code = -1; // -1: did not finish in time
+    QString out;
+    QString err;
+};
+// Runs a program to completion (tests of the real executables). `withDisplay` false removes
+// DISPLAY/WAYLAND_DISPLAY/QT_QPA_PLATFORM, as over SSH.
+ProcessResult runProcess(const QString& program, const QStringList& args, bool withDisplay = false,
+                         int timeoutMs = 60000);
+
 class TestDatabase
 {
 public:

@@ -104,6 +104,19 @@ private Q_SLOTS:
         QCOMPARE(classifyLease(t, 10.5 + pol.takenOverLingerS + 0.1, pol), LeaseState::Held);
     }
 
+    // Released and taken again by someone else between two refreshes: a new take, not a takeover.
+    void releaseAndRetakeIsNotATakeover()
+    {
+        LeasePolicy pol;
+        LeaseTrack t;
+        observeLease(t, {QStringLiteral("a"), QStringLiteral("old:1:aa"), 0.0, 8.0}, 1, 0, Sighting::NewRow);
+        observeLease(t, {QStringLiteral("a"), QStringLiteral("new:2:bb"), 1.5, 9.5}, 2, 1,
+                     Sighting::Existing);
+        QCOMPARE(classifyLease(t, 2, pol), LeaseState::Held);
+        QVERIFY(t.previousHolder.isEmpty());
+        QVERIFY(t.ttlExact);
+    }
+
     void releasedAndNullExpiry()
     {
         LeasePolicy pol;
