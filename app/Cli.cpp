@@ -1,5 +1,6 @@
 #include "Cli.h"
 
+#include "Findings.h"
 #include "LeaseModel.h"
 #include "SnapshotFormat.h"
 
@@ -51,8 +52,11 @@ Invocation parseCommandLine(const QStringList& args)
                                        QStringLiteral("Quit by itself after SECONDS (with --screenshots: "
                                                       "take them then)."),
                                        QStringLiteral("seconds"));
-    p.addOptions(
-        {help, version, demo, json, preset, table, columns, timeKind, ttl, interval, screenshots, quitAfter});
+    const QCommandLineOption operatorMode(
+        QStringLiteral("operator"),
+        QStringLiteral("Operator mode: allow force-expire and cancel/terminate (off by default)."));
+    p.addOptions({help, version, demo, json, preset, table, columns, timeKind, ttl, interval, screenshots,
+                  quitAfter, operatorMode});
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
     inv.helpText = p.helpText();
 
@@ -127,6 +131,7 @@ Invocation parseCommandLine(const QStringList& args)
     inv.config.intervalMs = p.value(interval).toInt(&ok);
     if (!ok || inv.config.intervalMs < 100)
         return fail(QStringLiteral("--interval must be a number of milliseconds >= 100"));
+    inv.config.operatorMode = p.isSet(operatorMode);
     inv.screenshotDir = p.value(screenshots);
     if (p.isSet(quitAfter)) {
         inv.quitAfterS = p.value(quitAfter).toDouble(&ok);
@@ -159,10 +164,11 @@ int runSnapshot(const Invocation& inv)
         return 1;
     }
     leases.applySnapshot(s);
+    const std::vector<Finding> findings = collectFindings(s, leases, nullptr);
     if (inv.json)
-        out << QJsonDocument(snapshotToJson(s, leases)).toJson(QJsonDocument::Indented);
+        out << QJsonDocument(snapshotToJson(s, leases, findings)).toJson(QJsonDocument::Indented);
     else
-        out << snapshotToText(s, leases);
+        out << snapshotToText(s, leases, findings);
     out.flush();
     if (s.leasesError) {
         err << "leasewatch: " << s.leasesError->toDisplayString() << "\n";

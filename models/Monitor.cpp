@@ -4,7 +4,8 @@
 
 namespace lw {
 
-Monitor::Monitor(PollerConfig cfg, QObject* parent) : QObject(parent), cfg_(std::move(cfg)), leases_(this)
+Monitor::Monitor(PollerConfig cfg, QObject* parent)
+    : QObject(parent), cfg_(std::move(cfg)), leases_(this), locks_(this), blocking_(this), findings_(this)
 {
     qRegisterMetaType<lw::Snapshot>();
     qRegisterMetaType<lw::ConnectionStatus>();
@@ -88,6 +89,12 @@ void Monitor::onSnapshot(const Snapshot& s)
         return; // from a worker of an older configuration
     last_ = s;
     leases_.applySnapshot(s);
+    locks_.applySnapshot(s);
+    blocking_.applySnapshot(s);
+    if (s.ok) {
+        deadlocks_.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
+        findings_.setFindings(collectFindings(s, leases_, &deadlocks_), s.serverNow);
+    }
     Q_EMIT refreshed(s);
 }
 

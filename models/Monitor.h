@@ -1,7 +1,9 @@
 #pragma once
 // One monitored database, seen from the GUI thread: owns the polling worker thread and the models,
 // hands each refresh's snapshot to the models, and drops results of an older configuration.
+#include "Findings.h"
 #include "LeaseModel.h"
+#include "LocksModels.h"
 #include "Poller.h"
 
 #include <QObject>
@@ -20,6 +22,10 @@ public:
     ~Monitor() override; // stops the worker and closes the connection
 
     LeaseModel* leases() { return &leases_; }
+    AdvisoryLockModel* locks() { return &locks_; }
+    BlockingTreeModel* blocking() { return &blocking_; }
+    FindingsModel* findings() { return &findings_; }
+    const DeadlockWindow& deadlocks() const { return deadlocks_; }
     const Snapshot& lastSnapshot() const { return last_; }
     const ConnectionStatus& status() const { return status_; }
     const PollerConfig& config() const { return cfg_; }
@@ -46,6 +52,10 @@ private:
     QThread thread_;
     QPointer<Poller> poller_;
     LeaseModel leases_;
+    AdvisoryLockModel locks_;
+    BlockingTreeModel blocking_;
+    FindingsModel findings_;
+    DeadlockWindow deadlocks_;
     Snapshot last_;
     ConnectionStatus status_;
     QTimer* ticker_ = nullptr;

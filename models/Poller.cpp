@@ -28,10 +28,106 @@ std::optional<double> optDouble(const PGresult* r, int row, int col)
     return std::strtod(PQgetvalue(r, row, col), nullptr);
 }
 
+// Clock, identity, limits and counters: one row.
 const QByteArray kMetaSql =
     "SELECT extract(epoch FROM now())::float8, split_part(current_setting('server_version'), ' ', 1), "
-    "current_setting('server_version_num')::int, current_database(), current_user::text, pg_backend_pid()";
+    "current_setting('server_version_num')::int, current_database(), current_user::text, pg_backend_pid(), "
+    "current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
+    "current_setting('max_locks_per_transaction')::int, current_setting('max_prepared_transactions')::int, "
+    "d.deadlocks, extract(epoch FROM d.stats_reset)::float8, "
+    "current_setting('is_superuser') = 'on' OR pg_has_role(current_user, 'pg_read_all_stats', 'MEMBER') "
+    "FROM pg_stat_database d WHERE d.datname = current_database()";
+
+// Client backends of the whole server, our own excluded. pg_blocking_pids() takes the lock
+// manager's partition locks: call it only for sessions that wait on a Lock.
+const QByteArray kActivitySql =
+    "SELECT pid, datname::text, usename::text, application_name, host(client_addr), client_port, "
+    "extract(epoch FROM backend_start)::float8, extract(epoch FROM xact_start)::float8, "
+    "extract(epoch FROM query_start)::float8, extract(epoch FROM state_change)::float8, state, "
+    "wait_event_type, wait_event, left(query, 1000), "
+    "CASE WHEN wait_event_type = 'Lock' THEN pg_blocking_pids(pid) END "
+    "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()";
+
+// One scan of pg_locks (it copies every lock of the server while holding all partition locks):
+// the counts for the lock-table gauge and the advisory rows come from the same copy. The LEFT JOIN
+// keeps one row with the counts when there is no advisory lock.
+QByteArray locksSql(int serverVersion)
+{
+    const QByteArray waitStart = serverVersion >= 140000 ? "extract(epoch FROM a.waitstart)::float8"
+                                                         : "NULL::float8"; // waitstart came in 14
+    const QByteArray cols = serverVersion >= 140000 ? ", waitstart" : "";
+    return "WITH l AS MATERIALIZED (SELECT locktype, database, classid, objid, objsubid, pid, mode, granted, "
+           "fastpath" +
+           cols +
+           " FROM pg_locks) "
+           "SELECT c.shared, c.total, a.pid, d.datname::text, a.classid::int8, a.objid::int8, a.objsubid, "
+           "a.mode, "
+           "a.granted, " +
+           waitStart +
+           ", a.database = (SELECT oid FROM pg_database WHERE datname = "
+           "current_database()) "
+           "FROM (SELECT count(*) FILTER (WHERE NOT fastpath) AS shared, count(*) AS total FROM l) c "
+           "LEFT JOIN l a ON a.locktype = 'advisory' LEFT JOIN pg_database d ON d.oid = a.database";
+}
+
+// A text[] literal for a bound parameter: {"a","b\"c"}.
+QByteArray textArrayLiteral(const QStringList& items)
+{
+    QByteArray out = "{";
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        if (i)
+            out += ',';
+        out += '"';
+        for (char c : items[i].toUtf8()) {
+            if (c == '"' || c == '\\')
+                out += '\\';
+            out += c;
+        }
+        out += '"';
+    }
+    return out + "}";
+}
+
+std::vector<int> parseIntArray(const char* text)
+{
+    // "{12,34}" from pg_blocking_pids()
+    std::vector<int> out;
+    for (const char* p = text; *p; ++p) {
+        if (*p >= '0' && *p <= '9') {
+            char* end = nullptr;
+            out.push_back(int(std::strtol(p, &end, 10)));
+            p = end - 1;
+        }
+    }
+    return out;
+}
 } // namespace
+
+QStringList lockNameCandidates(const PollerConfig& cfg, const QStringList& leaseNames, double serverNow)
+{
+    QStringList names = leaseNames;
+    const QDate today = QDateTime::fromMSecsSinceEpoch(qint64(serverNow * 1000), Qt::UTC).date();
+    for (const QString& n : cfg.lockNames) {
+        if (!n.contains(QLatin1Char('%'))) {
+            names << n;
+            continue;
+        }
+        for (int d = 0; d < std::max(1, cfg.patternDays); ++d) {
+            const QDate day = today.addDays(-d);
+            QString v = n;
+            v.replace(QLatin1String("%Y"), day.toString(QStringLiteral("yyyy")));
+            v.replace(QLatin1String("%m"), day.toString(QStringLiteral("MM")));
+            v.replace(QLatin1String("%d"), day.toString(QStringLiteral("dd")));
+            names << v;
+        }
+    }
+    const QStringList base = names;
+    for (const QString& prefix : cfg.lockNamePrefixes)
+        for (const QString& n : base)
+            names << prefix + n;
+    names.removeDuplicates();
+    return names;
+}
 
 LeasePolicy leasePolicyFor(const PollerConfig& cfg)
 {
@@ -83,6 +179,8 @@ bool Poller::ensureConnected(pg::PgError& err)
     if (err.isError())
         return false;
     leaseTableChecked_ = false;
+    hashCache_.clear(); // hashtext() may differ between servers (version, collation)
+    keyNames_.reset();
     return true;
 }
 
@@ -115,6 +213,20 @@ Snapshot Poller::refreshOnce()
 
     std::vector<pg::Statement> stmts;
     stmts.push_back({kMetaSql, {}});
+    stmts.push_back({kActivitySql, {}});
+    stmts.push_back({locksSql(conn_.serverVersion()), {}});
+    // Hash only names not hashed before on this connection's server (bounded per refresh).
+    QStringList toHash;
+    for (const QString& n : lockNameCandidates(cfg_, lastLeaseNames_, lastServerNow_)) {
+        if (!hashCache_.contains(n))
+            toHash << n;
+        if (toHash.size() >= 20000)
+            break;
+    }
+    if (!toHash.isEmpty())
+        stmts.push_back(
+            {"SELECT n, hashtext(n)::int8 FROM unnest($1::text[]) AS n", {textArrayLiteral(toHash)}});
+    const int hashIdx = toHash.isEmpty() ? -1 : int(stmts.size()) - 1;
     const bool readLeases = !leaseTableError_.has_value();
     if (readLeases)
         stmts.push_back(leaseSelect(conn_, cfg_.leases));
@@ -145,9 +257,86 @@ Snapshot Poller::refreshOnce()
     s.server.database = toString(meta, 0, 3);
     s.server.user = toString(meta, 0, 4);
     s.server.backendPid = int(toDouble(meta, 0, 5));
+    s.cluster.maxConnections = int(toDouble(meta, 0, 6));
+    s.cluster.superuserReservedConnections = int(toDouble(meta, 0, 7));
+    s.cluster.maxLocksPerTransaction = int(toDouble(meta, 0, 8));
+    s.cluster.maxPreparedTransactions = int(toDouble(meta, 0, 9));
+    s.cluster.deadlocks = PQgetisnull(meta, 0, 10) ? -1 : qint64(toDouble(meta, 0, 10));
+    s.cluster.statsReset = optDouble(meta, 0, 11);
+    s.cluster.hasMonitorPrivilege = PQgetvalue(meta, 0, 12)[0] == 't';
+
+    if (const PGresult* r = res[1].result.get()) {
+        const int n = PQntuples(r);
+        s.sessions.reserve(size_t(n));
+        for (int i = 0; i < n; ++i) {
+            SessionRow row;
+            row.pid = int(toDouble(r, i, 0));
+            row.database = toString(r, i, 1);
+            row.user = toString(r, i, 2);
+            row.applicationName = toString(r, i, 3);
+            row.clientAddr = toString(r, i, 4);
+            row.clientPort = PQgetisnull(r, i, 5) ? -1 : int(toDouble(r, i, 5));
+            row.backendStart = optDouble(r, i, 6);
+            row.xactStart = optDouble(r, i, 7);
+            row.queryStart = optDouble(r, i, 8);
+            row.stateChange = optDouble(r, i, 9);
+            row.state = toString(r, i, 10);
+            row.waitEventType = toString(r, i, 11);
+            row.waitEvent = toString(r, i, 12);
+            row.query = toString(r, i, 13);
+            if (!PQgetisnull(r, i, 14))
+                row.blockedBy = parseIntArray(PQgetvalue(r, i, 14));
+            s.sessions.push_back(std::move(row));
+        }
+    }
+    if (const PGresult* r = res[2].result.get()) {
+        const int n = PQntuples(r);
+        for (int i = 0; i < n; ++i) {
+            if (i == 0) {
+                s.cluster.lockTableEntries = int(toDouble(r, 0, 0));
+                s.cluster.totalLocks = int(toDouble(r, 0, 1));
+            }
+            if (PQgetisnull(r, i, 2))
+                continue; // the counts-only row: no advisory lock on the server
+            AdvisoryLockRow l;
+            l.pid = int(toDouble(r, i, 2));
+            l.database = toString(r, i, 3);
+            const qint64 classid = qint64(std::strtoll(PQgetvalue(r, i, 4), nullptr, 10));
+            const qint64 objid = qint64(std::strtoll(PQgetvalue(r, i, 5), nullptr, 10));
+            l.twoKeys = toDouble(r, i, 6) == 2;
+            if (l.twoKeys) {
+                l.key1 = qint32(quint32(classid));
+                l.key2 = qint32(quint32(objid));
+            } else {
+                l.key = qint64((quint64(classid) << 32) | quint64(quint32(objid)));
+            }
+            l.mode = toString(r, i, 7);
+            l.granted = PQgetvalue(r, i, 8)[0] == 't';
+            l.waitStart = optDouble(r, i, 9);
+            l.inMonitoredDb = PQgetvalue(r, i, 10)[0] == 't';
+            s.advisoryLocks.push_back(std::move(l));
+        }
+    }
+
+    if (hashIdx >= 0) {
+        if (const PGresult* r = res[size_t(hashIdx)].result.get()) {
+            for (int i = 0; i < PQntuples(r); ++i)
+                hashCache_.insert(toString(r, i, 0), qint64(std::strtoll(PQgetvalue(r, i, 1), nullptr, 10)));
+            auto names = std::make_shared<KeyNames>();
+            for (auto it = hashCache_.constBegin(); it != hashCache_.constEnd(); ++it)
+                (*names)[it.value()] << it.key();
+            for (auto& list : *names)
+                list.sort();
+            keyNames_ = std::move(names);
+        }
+    }
+    if (!keyNames_)
+        keyNames_ = std::make_shared<KeyNames>();
+    s.keyNames = keyNames_;
+    lastServerNow_ = s.serverNow;
 
     if (readLeases) {
-        const auto& lr = res[1];
+        const auto& lr = res.back();
         if (lr.error.isError()) {
             s.leasesError = lr.error;
             // The table may have been dropped or altered: check it again next time.
@@ -164,11 +353,16 @@ Snapshot Poller::refreshOnce()
                 row.expiresAt = optDouble(r, i, 3);
                 s.leases.push_back(std::move(row));
             }
+            lastLeaseNames_.clear();
+            lastLeaseNames_.reserve(qsizetype(s.leases.size()));
+            for (const LeaseRow& row : s.leases)
+                lastLeaseNames_ << row.name;
         }
     } else {
         s.leasesError = leaseTableError_;
     }
     s.decodeMs = std::chrono::duration<double, std::milli>(pg::Clock::now() - t1).count();
+    s.analysis = std::make_shared<const Analysis>(analyze(s, *s.keyNames, cfg_.analysis));
     s.ok = true;
     return s;
 }

@@ -2,12 +2,14 @@
 // The polling worker: one libpq connection per monitored database, one round trip per refresh,
 // refreshes never overlap (the next is scheduled when the previous finished). Lives on a worker
 // thread (see Monitor); the headless commands call refreshOnce() directly.
+#include "domain/Analysis.h"
 #include "domain/LeaseState.h"
 #include "domain/LeaseTable.h"
 #include "domain/Snapshot.h"
 #include "pg/PgConnection.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QObject>
 
 class QTimer;
@@ -22,7 +24,20 @@ struct PollerConfig
     int refreshDeadlineMs = 5000; // a refresh that takes longer is cancelled and the connection dropped
     int backoffInitialMs = 500;
     int backoffMaxMs = 30000;
+    // Operator mode: the console may send writes (force-expire, cancel/terminate), always on a
+    // separate short-lived connection; the monitoring session stays read-only. Off by default.
+    bool operatorMode = false;
+    QString auditTable; // optional server-side audit table ([schema.]table), written with the change
+    // Candidate names for resolving advisory keys (hashtext() computed on the server, cached):
+    // plain names, or patterns with %Y %m %d expanded for the last `patternDays` days.
+    QStringList lockNames;
+    QStringList lockNamePrefixes; // also try prefix + name for every candidate
+    int patternDays = 7;
+    AnalysisConfig analysis; // thresholds, grouping, pool sizes
 };
+
+// Candidates for key resolution: lease names, configured names/patterns, prefixed variants.
+QStringList lockNameCandidates(const PollerConfig& cfg, const QStringList& leaseNames, double serverNow);
 
 // The lease policy the models use for a configuration (TTL, thresholds, refresh interval).
 LeasePolicy leasePolicyFor(const PollerConfig& cfg);
@@ -70,6 +85,10 @@ private:
     pg::Connection conn_;
     ConnectionStatus status_;
     std::optional<pg::PgError> leaseTableError_; // from the check at connect
+    QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server
+    std::shared_ptr<const KeyNames> keyNames_;   // key -> names, rebuilt when the cache grows
+    QStringList lastLeaseNames_;
+    double lastServerNow_ = 0;
     bool leaseTableChecked_ = false;
     int refreshesSinceCheck_ = 0;
     int failures_ = 0;

@@ -2,7 +2,9 @@
 
 #include <QDateTime>
 #include <QJsonArray>
-#include <QTimeZone>
+#include <QSet>
+
+#include <functional>
 
 #include <algorithm>
 #include <cmath>
@@ -27,7 +29,125 @@ QJsonObject errorJson(const pg::PgError& e)
 }
 } // namespace
 
-QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases)
+namespace {
+QJsonArray findingsJson(const std::vector<Finding>& findings)
+{
+    QJsonArray out;
+    for (const Finding& f : findings) {
+        QJsonObject o;
+        o[QStringLiteral("kind")] = findingKindKey(f.kind);
+        o[QStringLiteral("severity")] = f.severity;
+        o[QStringLiteral("subject")] = f.subject;
+        o[QStringLiteral("title")] = f.title;
+        o[QStringLiteral("explanation")] = f.explanation;
+        o[QStringLiteral("fix")] = f.fix;
+        out.append(o);
+    }
+    return out;
+}
+
+QJsonObject locksJson(const Snapshot& s)
+{
+    QJsonObject root;
+    QJsonArray locks;
+    QJsonArray groups;
+    QJsonArray roots;
+    if (s.analysis) {
+        for (const LockView& v : s.analysis->locks) {
+            QJsonObject o;
+            const AdvisoryLockRow& l = v.lock;
+            o[QStringLiteral("pid")] = l.pid;
+            o[QStringLiteral("database")] = l.database;
+            o[QStringLiteral("in_monitored_database")] = l.inMonitoredDb;
+            if (l.twoKeys)
+                o[QStringLiteral("keys")] = QJsonArray{l.key1, l.key2};
+            else
+                o[QStringLiteral("key")] =
+                    QString::number(l.key); // string: JSON numbers lose int64 precision
+            o[QStringLiteral("key_text")] = advisoryKeyText(l);
+            o[QStringLiteral("name")] = v.name.isEmpty() ? QJsonValue::Null : QJsonValue(v.name);
+            if (!v.collision.isEmpty())
+                o[QStringLiteral("collision")] = QJsonArray::fromStringList(v.collision);
+            o[QStringLiteral("mode")] = l.mode;
+            o[QStringLiteral("granted")] = l.granted;
+            o[QStringLiteral("wait_seconds")] =
+                l.waitStart ? QJsonValue(s.serverNow - *l.waitStart) : QJsonValue::Null;
+            o[QStringLiteral("session_level")] = v.sessionLevel;
+            o[QStringLiteral("finding")] = v.finding.isEmpty() ? QJsonValue::Null : QJsonValue(v.finding);
+            if (v.session >= 0) {
+                const SessionRow& ss = s.sessions[size_t(v.session)];
+                QJsonObject so;
+                so[QStringLiteral("user")] = ss.user;
+                so[QStringLiteral("application_name")] = ss.applicationName;
+                so[QStringLiteral("client_addr")] =
+                    ss.clientAddr.isEmpty() ? QJsonValue::Null : QJsonValue(ss.clientAddr);
+                so[QStringLiteral("client_port")] = ss.clientPort;
+                so[QStringLiteral("state")] = ss.state;
+                so[QStringLiteral("idle_seconds")] =
+                    v.idleForS >= 0 ? QJsonValue(v.idleForS) : QJsonValue::Null;
+                so[QStringLiteral("backend_start")] = isoOrNull(ss.backendStart);
+                so[QStringLiteral("xact_start")] = isoOrNull(ss.xactStart);
+                so[QStringLiteral("wait_event_type")] = ss.waitEventType;
+                so[QStringLiteral("wait_event")] = ss.waitEvent;
+                so[QStringLiteral("query")] = ss.query;
+                o[QStringLiteral("session")] = so;
+            }
+            locks.append(o);
+        }
+        for (const PoolGroup& g : s.analysis->groups) {
+            QJsonObject o;
+            o[QStringLiteral("group")] = g.key;
+            o[QStringLiteral("application_name")] = g.applicationName;
+            o[QStringLiteral("client_addr")] =
+                g.clientAddr.isEmpty() ? QJsonValue::Null : QJsonValue(g.clientAddr);
+            o[QStringLiteral("total")] = g.total;
+            o[QStringLiteral("active")] = g.active;
+            o[QStringLiteral("idle")] = g.idle;
+            o[QStringLiteral("idle_in_transaction")] = g.idleInTransaction;
+            o[QStringLiteral("waiting_on_lock")] = g.waitingOnLock;
+            o[QStringLiteral("idle_holding_advisory_lock")] = g.idleHoldingAdvisory;
+            o[QStringLiteral("pool_size")] = g.poolSize ? QJsonValue(*g.poolSize) : QJsonValue::Null;
+            o[QStringLiteral("pinned")] = g.pinned;
+            o[QStringLiteral("pinned_by")] = QJsonArray::fromStringList(g.pinnedLockNames);
+            groups.append(o);
+        }
+        const BlockingForest& f = s.analysis->blocking;
+        std::function<QJsonObject(int, QSet<int>&)> node = [&](int pid, QSet<int>& seen) {
+            QJsonObject o;
+            seen.insert(pid);
+            o[QStringLiteral("pid")] = pid;
+            const auto it = f.nodes.constFind(pid);
+            o[QStringLiteral("waiting_seconds")] =
+                it != f.nodes.constEnd() && it->waitingS >= 0 ? QJsonValue(it->waitingS) : QJsonValue::Null;
+            QJsonArray kids;
+            if (it != f.nodes.constEnd())
+                for (int c : it->children)
+                    if (!seen.contains(c))
+                        kids.append(node(c, seen));
+            o[QStringLiteral("waiting_behind")] = kids;
+            return o;
+        };
+        for (int r : f.roots) {
+            QSet<int> seen;
+            roots.append(node(r, seen));
+        }
+        QJsonArray cycles;
+        for (const auto& c : f.cycles) {
+            QJsonArray a;
+            for (int p : c)
+                a.append(p);
+            cycles.append(a);
+        }
+        root[QStringLiteral("deadlock_cycles")] = cycles;
+    }
+    root[QStringLiteral("advisory_locks")] = locks;
+    root[QStringLiteral("pools")] = groups;
+    root[QStringLiteral("blocking_tree")] = roots;
+    return root;
+}
+} // namespace
+
+QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const std::vector<Finding>& findings)
 {
     QJsonObject root;
     QJsonObject server;
@@ -76,6 +196,31 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases)
     leasesObj[QStringLiteral("summary")] = summary;
     root[QStringLiteral("leases")] = leasesObj;
 
+    const QJsonObject lk = locksJson(s);
+    for (auto it = lk.begin(); it != lk.end(); ++it)
+        root[it.key()] = it.value();
+    root[QStringLiteral("findings")] = findingsJson(findings);
+    const ClusterInfo& c = s.cluster;
+    QJsonObject cluster;
+    cluster[QStringLiteral("max_connections")] = c.maxConnections;
+    cluster[QStringLiteral("superuser_reserved_connections")] = c.superuserReservedConnections;
+    cluster[QStringLiteral("connections_used")] = s.analysis ? s.analysis->connectionsUsed : 0;
+    cluster[QStringLiteral("connection_budget")] = s.analysis ? s.analysis->connectionBudget : 0;
+    cluster[QStringLiteral("max_locks_per_transaction")] = c.maxLocksPerTransaction;
+    cluster[QStringLiteral("max_prepared_transactions")] = c.maxPreparedTransactions;
+    cluster[QStringLiteral("lock_table_entries")] = c.lockTableEntries;
+    cluster[QStringLiteral("lock_table_capacity_approx")] = c.lockTableCapacity();
+    cluster[QStringLiteral("lock_table_share")] =
+        c.lockTableCapacity() > 0 ? QJsonValue(double(c.lockTableEntries) / c.lockTableCapacity())
+                                  : QJsonValue::Null;
+    cluster[QStringLiteral("total_locks")] = c.totalLocks;
+    cluster[QStringLiteral("advisory_locks")] = int(s.advisoryLocks.size());
+    cluster[QStringLiteral("deadlocks_total")] =
+        c.deadlocks >= 0 ? QJsonValue(double(c.deadlocks)) : QJsonValue::Null;
+    cluster[QStringLiteral("stats_reset")] = isoOrNull(c.statsReset);
+    cluster[QStringLiteral("monitor_privilege")] = c.hasMonitorPrivilege;
+    root[QStringLiteral("cluster")] = cluster;
+
     QJsonObject cost;
     cost[QStringLiteral("round_trips")] = s.roundTrips;
     cost[QStringLiteral("bytes_received")] = double(s.bytesReceived);
@@ -84,7 +229,7 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases)
     return root;
 }
 
-QString snapshotToText(const Snapshot& s, const LeaseModel& leases)
+QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::vector<Finding>& findings)
 {
     QString out;
     if (!s.ok) {
@@ -95,6 +240,53 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases)
                .arg(s.server.version, s.server.database, s.server.user,
                     QDateTime::fromMSecsSinceEpoch(qint64(s.serverNow * 1000), Qt::UTC)
                         .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")));
+    // Worst first: what is wrong, in words, before any table.
+    if (findings.empty()) {
+        out += QStringLiteral("\nALL CLEAR: no finding\n");
+    } else {
+        out += QStringLiteral("\n%1 PROBLEM%2\n").arg(findings.size()).arg(findings.size() == 1 ? "" : "S");
+        for (const Finding& f : findings) {
+            const char* tag = f.severity >= 3 ? "CRIT" : f.severity == 2 ? "WARN" : "NOTE";
+            out += QStringLiteral("  [%1] %2\n         %3 Fix: %4\n")
+                       .arg(QLatin1String(tag), f.title, f.explanation, f.fix);
+        }
+    }
+    if (s.analysis) {
+        const ClusterInfo& c = s.cluster;
+        out += QStringLiteral(
+                   "\nCLUSTER connections %1/%2 · lock table %3/~%4 (%5 advisory) · deadlocks total %6\n")
+                   .arg(s.analysis->connectionsUsed)
+                   .arg(s.analysis->connectionBudget)
+                   .arg(c.lockTableEntries)
+                   .arg(c.lockTableCapacity())
+                   .arg(s.advisoryLocks.size())
+                   .arg(c.deadlocks);
+        out += QStringLiteral("\nADVISORY LOCKS (%1)\n").arg(s.analysis->locks.size());
+        for (const LockView& v : s.analysis->locks) {
+            const SessionRow* ss = v.session >= 0 ? &s.sessions[size_t(v.session)] : nullptr;
+            out +=
+                QStringLiteral("  %1  pid %2  %3  %4%5%6\n")
+                    .arg(v.name.isEmpty() ? advisoryKeyText(v.lock) : v.name)
+                    .arg(v.lock.pid)
+                    .arg(v.lock.granted ? QStringLiteral("held") : QStringLiteral("WAITING"),
+                         ss ? ss->applicationName + QLatin1Char(' ') + ss->state : QString(),
+                         v.lock.inMonitoredDb ? QString()
+                                              : QStringLiteral(" [db ") + v.lock.database + QLatin1Char(']'),
+                         v.finding.isEmpty() ? QString() : QStringLiteral(" — ") + v.finding);
+        }
+        out += QStringLiteral("\nPOOLS (active/idle/idle-in-tx/waiting/pinned of total)\n");
+        for (const PoolGroup& g : s.analysis->groups)
+            out += QStringLiteral("  %1: %2/%3/%4/%5/%6 of %7%8%9\n")
+                       .arg(g.key)
+                       .arg(g.active)
+                       .arg(g.idle)
+                       .arg(g.idleInTransaction)
+                       .arg(g.waitingOnLock)
+                       .arg(g.idleHoldingAdvisory)
+                       .arg(g.total)
+                       .arg(g.poolSize ? QStringLiteral(" (pool %1)").arg(*g.poolSize) : QString(),
+                            g.pinned ? QStringLiteral("  PINNED") : QString());
+    }
     out += QStringLiteral("\nLEASES");
     if (s.leasesError) {
         out += QStringLiteral(": %1\n").arg(s.leasesError->toDisplayString());

@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "LeasesView.h"
+#include "LocksView.h"
 #include "Monitor.h"
 
 #include <QAction>
@@ -40,10 +41,9 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, QWidget* pa
     tabs_ = new QTabWidget(this);
     leases_ = new LeasesView(monitor_->leases(), tabs_);
     tabs_->addTab(leases_, tr("Leases"));
-    tabs_->addTab(pendingPage(tr("Advisory locks and sessions: which session holds which key, idle or busy, "
-                                 "and who waits behind whom."),
-                              tabs_),
-                  tr("Advisory locks && sessions"));
+    locks_ = new LocksView(monitor_, tabs_);
+    tabs_->addTab(locks_, locks_->tabText());
+    connect(locks_, &LocksView::tabTextChanged, this, [this](const QString& t) { tabs_->setTabText(1, t); });
     tabs_->addTab(pendingPage(tr("Connection-pool occupancy per application instance over time, against pool "
                                  "sizes and the cluster's limits."),
                               tabs_),

@@ -15,6 +15,7 @@ struct ConnectionStatus;
 namespace lw::ui {
 
 class LeasesView;
+class LocksView;
 
 class MainWindow : public QMainWindow
 {
@@ -23,6 +24,7 @@ public:
     explicit MainWindow(Monitor* monitor, const QString& displayName, QWidget* parent = nullptr);
 
     LeasesView* leasesView() const { return leases_; }
+    LocksView* locksView() const { return locks_; }
     QTabWidget* tabs() const { return tabs_; }
     QString connectionText() const;
     QString refreshText() const;
@@ -39,6 +41,7 @@ private:
     QString displayName_;
     QTabWidget* tabs_;
     LeasesView* leases_;
+    LocksView* locks_;
     QLabel* serverLabel_;
     QLabel* connLabel_;
     QLabel* refreshLabel_;

@@ -1,0 +1,115 @@
+#include "Findings.h"
+
+#include <QDateTime>
+
+namespace lw {
+
+void DeadlockWindow::add(double serverNow, qint64 deadlocks, std::optional<double> statsReset)
+{
+    if (deadlocks < 0)
+        return;
+    // A new stats_reset or a smaller counter means the counters restarted: start over.
+    if (statsReset != statsReset_ || (!samples_.empty() && deadlocks < samples_.back().second))
+        samples_.clear();
+    statsReset_ = statsReset;
+    samples_.emplace_back(serverNow, deadlocks);
+    while (samples_.size() > 1 && serverNow - samples_.front().first > windowS_)
+        samples_.pop_front();
+}
+
+int DeadlockWindow::deadlocksInWindow() const
+{
+    if (samples_.size() < 2)
+        return 0;
+    return int(samples_.back().second - samples_.front().second);
+}
+
+std::optional<double> DeadlockWindow::perMinute() const
+{
+    if (samples_.size() < 2)
+        return std::nullopt;
+    return deadlockRate(samples_.front().second, samples_.back().second,
+                        samples_.back().first - samples_.front().first);
+}
+
+std::vector<Finding> leaseFindings(const LeaseModel& leases)
+{
+    std::vector<Finding> out;
+    const double now = leases.serverNowEstimate();
+    for (int i = 0; i < leases.rowCount(); ++i) {
+        const auto& e = leases.entry(i);
+        const LeaseRow& r = e.track.row;
+        if (leases.stateAt(i) == LeaseState::Stale && r.expiresAt) {
+            Finding f;
+            f.kind = FindingKind::StaleLease;
+            f.severity = 3;
+            f.subject = r.name;
+            f.id = findingKindKey(f.kind) + QLatin1Char(':') + r.name;
+            const QString holder = e.holder.structured
+                                       ? QStringLiteral("%1 (pid %2)").arg(e.holder.host).arg(e.holder.pid)
+                                       : r.holder.value_or(QStringLiteral("(none)"));
+            QString renewal;
+            if (e.track.lastRenewal)
+                renewal = QStringLiteral(" stopped renewing at %1;")
+                              .arg(QDateTime::fromMSecsSinceEpoch(qint64(*e.track.lastRenewal * 1000))
+                                       .toString(QStringLiteral("HH:mm:ss")));
+            f.title = QStringLiteral("%1 expired %2 ago; holder %3%4 nobody has taken it over")
+                          .arg(r.name, formatDuration(now - *r.expiresAt), holder,
+                               renewal.isEmpty() ? QStringLiteral(";") : renewal);
+            f.explanation =
+                QStringLiteral("The holder stopped renewing (it probably crashed) and no other instance "
+                               "has taken the lease yet; the work behind it is not being done.");
+            f.fix =
+                QStringLiteral("Check the holder; if it is gone, wait for the next take or force-expire the "
+                               "lease (operator mode).");
+            out.push_back(f);
+        }
+        if (leases.clockSkewAt(i)) {
+            Finding f;
+            f.kind = FindingKind::WriterClockSkew;
+            f.severity = 2;
+            f.subject = r.name;
+            f.id = findingKindKey(f.kind) + QLatin1Char(':') + r.name;
+            f.title =
+                QStringLiteral(
+                    "%1: taken-at lies %2 in the server's future; the writer's clock (%3) is ahead")
+                    .arg(r.name, formatDuration(*r.takenAt - now), r.holder.value_or(QStringLiteral("?")));
+            f.explanation =
+                QStringLiteral("The lease library writes times from the application's clock; a skewed "
+                               "clock makes leases last longer or shorter than intended.");
+            f.fix = QStringLiteral("Run NTP on the application hosts, or configure the library to use the "
+                                   "database's time.");
+            out.push_back(f);
+        }
+    }
+    return out;
+}
+
+std::vector<Finding> collectFindings(const Snapshot& s, const LeaseModel& leases,
+                                     const DeadlockWindow* deadlocks)
+{
+    std::vector<Finding> out = leaseFindings(leases);
+    if (s.analysis)
+        out.insert(out.end(), s.analysis->findings.begin(), s.analysis->findings.end());
+    if (deadlocks && deadlocks->deadlocksInWindow() > 0) {
+        Finding f;
+        f.kind = FindingKind::Deadlocks;
+        f.severity = 2;
+        f.subject = s.server.database;
+        f.id = findingKindKey(f.kind);
+        f.title = QStringLiteral("%1 deadlock%2 in the last %3 in database %4")
+                      .arg(deadlocks->deadlocksInWindow())
+                      .arg(deadlocks->deadlocksInWindow() == 1 ? QString() : QStringLiteral("s"),
+                           formatDuration(deadlocks->windowSeconds()), s.server.database);
+        f.explanation = QStringLiteral("PostgreSQL aborted transactions that waited on each other; the "
+                                       "application saw SQLSTATE 40P01 and had to retry.");
+        f.fix = QStringLiteral("Lock rows in one consistent order (ORDER BY … FOR UPDATE), keep transactions "
+                               "short, set lock_timeout.");
+        out.push_back(f);
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+    return out;
+}
+
+} // namespace lw

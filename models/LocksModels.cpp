@@ -1,0 +1,414 @@
+#include "LocksModels.h"
+
+#include "LeaseModel.h" // formatDuration
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QSet>
+
+#include <algorithm>
+
+namespace lw {
+
+namespace {
+QString ago(const std::optional<double>& t, double now)
+{
+    return t ? formatDuration(std::max(0.0, now - *t)) : QString();
+}
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+AdvisoryLockModel::AdvisoryLockModel(QObject* parent) : KeyedTableModel(parent) {}
+
+int AdvisoryLockModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(rows_.size());
+}
+
+int AdvisoryLockModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString AdvisoryLockModel::keyOf(const AdvisoryLockRow& l)
+{
+    return QStringLiteral("%1|%2|%3|%4|%5")
+        .arg(l.pid)
+        .arg(l.database, advisoryKeyText(l), l.mode, l.granted ? QStringLiteral("g") : QStringLiteral("w"));
+}
+
+void AdvisoryLockModel::applySnapshot(const Snapshot& s)
+{
+    if (!s.ok || !s.analysis)
+        return;
+    std::vector<QString> keys;
+    std::vector<Row> rows;
+    keys.reserve(s.analysis->locks.size());
+    rows.reserve(s.analysis->locks.size());
+    for (const LockView& v : s.analysis->locks) {
+        Row r;
+        r.view = v;
+        r.hasSession = v.session >= 0;
+        if (r.hasSession)
+            r.session = s.sessions[size_t(v.session)];
+        r.serverNow = s.serverNow;
+        const QString key = keyOf(v.lock);
+        const int old = index_.value(key, -1);
+        r.firstSeen = old >= 0 ? rows_[size_t(old)].firstSeen : s.serverNow;
+        keys.push_back(key);
+        rows.push_back(std::move(r));
+    }
+    applyKeyed(rows_, keys_, index_, std::move(keys), std::move(rows));
+    // Durations move every refresh even when nothing else changed.
+    if (!rows_.empty())
+        Q_EMIT dataChanged(index(0, Duration), index(rowCount() - 1, Transaction));
+}
+
+QString AdvisoryLockModel::display(const Row& r, int column) const
+{
+    const AdvisoryLockRow& l = r.view.lock;
+    const SessionRow& s = r.session;
+    const double now = r.serverNow;
+    switch (column) {
+    case Lock:
+        return r.view.name.isEmpty() ? advisoryKeyText(l) : r.view.name;
+    case Key:
+        return advisoryKeyText(l);
+    case Pid:
+        return QString::number(l.pid);
+    case Database:
+        return l.database;
+    case Mode:
+        return l.mode;
+    case Status:
+        return l.granted ? QStringLiteral("held") : QStringLiteral("waiting");
+    case Duration:
+        if (!l.granted)
+            return l.waitStart ? formatDuration(now - *l.waitStart) : QStringLiteral("?");
+        // pg_locks has no grant time: the lock is at least as old as the console's first sight, and
+        // for an idle session at least as old as its last state change.
+        return QStringLiteral("≥ ") +
+               formatDuration(std::max(now - r.firstSeen, std::max(0.0, r.view.idleForS)));
+    case SessionState:
+        if (!r.hasSession)
+            return QStringLiteral("(session not visible)");
+        return s.state.isEmpty()
+                   ? QStringLiteral("(hidden)")
+                   : s.state + (r.view.idleForS >= 0 ? QStringLiteral(" ") + formatDuration(r.view.idleForS)
+                                                     : QString());
+    case Application:
+        return s.applicationName;
+    case Client:
+        return s.clientAddr.isEmpty() ? (r.hasSession ? QStringLiteral("local") : QString())
+                                      : QStringLiteral("%1:%2").arg(s.clientAddr).arg(s.clientPort);
+    case User:
+        return s.user;
+    case Transaction:
+        return s.xactStart ? ago(s.xactStart, now) : (r.hasSession ? QStringLiteral("none") : QString());
+    case WaitEvent:
+        return s.waitEventType.isEmpty() ? QString() : s.waitEventType + QLatin1Char('/') + s.waitEvent;
+    case Query:
+        return s.query.simplified().left(200);
+    case Finding:
+        return r.view.finding;
+    default:
+        return {};
+    }
+}
+
+QVariant AdvisoryLockModel::data(const QModelIndex& idx, int role) const
+{
+    if (!idx.isValid() || idx.row() >= int(rows_.size()))
+        return {};
+    const Row& r = rows_[size_t(idx.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(r, idx.column());
+    case Qt::ToolTipRole:
+        if (idx.column() == Query)
+            return r.session.query;
+        if (idx.column() == Lock && !r.view.collision.isEmpty())
+            return QStringLiteral("key collision: %1 all hash to this key")
+                .arg(r.view.collision.join(QStringLiteral(", ")));
+        return display(r, idx.column());
+    case SortRole:
+        switch (idx.column()) {
+        case Pid:
+            return r.view.lock.pid;
+        case Key:
+            return r.view.lock.twoKeys ? qint64(r.view.lock.key1) : r.view.lock.key;
+        case Duration:
+            return r.view.lock.granted ? std::max(r.serverNow - r.firstSeen, r.view.idleForS)
+                                       : (r.view.lock.waitStart ? r.serverNow - *r.view.lock.waitStart : 0.0);
+        default:
+            return display(r, idx.column());
+        }
+    case InMonitoredDbRole:
+        return r.view.lock.inMonitoredDb;
+    case PidRole:
+        return r.view.lock.pid;
+    case HasFindingRole:
+        return !r.view.finding.isEmpty();
+    case Qt::ForegroundRole:
+        if (idx.column() == Finding || (idx.column() == Status && !r.view.lock.granted))
+            return QBrush(QColor(0xc6, 0x28, 0x28));
+        return {};
+    case Qt::FontRole:
+        if (idx.column() == Lock && !r.view.name.isEmpty()) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant AdvisoryLockModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, o, role);
+    static const char* names[] = {"Lock",   "Key",           "PID",        "Database",    "Mode",
+                                  "Status", "Held / waited", "Session",    "Application", "Client",
+                                  "User",   "Transaction",   "Wait event", "Last query",  "Finding"};
+    return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
+}
+
+// ---------------------------------------------------------------------------------------------
+BlockingTreeModel::BlockingTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+QModelIndex BlockingTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount)
+        return {};
+    if (!parent.isValid())
+        return row < int(roots_.size()) ? createIndex(row, column, quintptr(roots_[size_t(row)]))
+                                        : QModelIndex();
+    const Node& p = nodes_[size_t(parent.internalId())];
+    if (row >= int(p.children.size()))
+        return {};
+    return createIndex(row, column, quintptr(p.children[size_t(row)]));
+}
+
+QModelIndex BlockingTreeModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid())
+        return {};
+    const Node& n = nodes_[size_t(child.internalId())];
+    if (n.parent < 0)
+        return {};
+    return createIndex(nodes_[size_t(n.parent)].rowInParent, 0, quintptr(n.parent));
+}
+
+int BlockingTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid())
+        return int(roots_.size());
+    if (parent.column() != 0)
+        return 0;
+    return int(nodes_[size_t(parent.internalId())].children.size());
+}
+
+int BlockingTreeModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
+
+QVariant BlockingTreeModel::data(const QModelIndex& idx, int role) const
+{
+    if (!idx.isValid())
+        return {};
+    const Node& n = nodes_[size_t(idx.internalId())];
+    if (role == Qt::DisplayRole) {
+        switch (idx.column()) {
+        case Pid:
+            return n.inCycle ? QStringLiteral("%1 (deadlock cycle)").arg(n.pid)
+                             : (n.parent < 0 ? QStringLiteral("%1 (root blocker)").arg(n.pid)
+                                             : QString::number(n.pid));
+        case Waiting:
+            return n.waitingS >= 0 ? formatDuration(n.waitingS) : QStringLiteral("—");
+        case State:
+            return n.session.state;
+        case Application:
+            return n.session.applicationName;
+        case Query:
+            return n.session.query.simplified().left(200);
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ForegroundRole && (n.parent < 0 || n.inCycle) && idx.column() == Pid)
+        return QBrush(QColor(0xc6, 0x28, 0x28));
+    if (role == Qt::ToolTipRole && idx.column() == Query)
+        return n.session.query;
+    return {};
+}
+
+QVariant BlockingTreeModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char* names[] = {"PID", "Waiting for", "State", "Application", "Query"};
+    return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
+}
+
+void BlockingTreeModel::applySnapshot(const Snapshot& s)
+{
+    if (!s.ok || !s.analysis)
+        return;
+    const BlockingForest& f = s.analysis->blocking;
+    QHash<int, const SessionRow*> byPid;
+    for (const SessionRow& r : s.sessions)
+        byPid.insert(r.pid, &r);
+
+    // Flatten the forest depth-first; a pid reached twice (several blockers, or a cycle) is shown
+    // once under the first path.
+    std::vector<Node> nodes;
+    std::vector<int> roots;
+    QString shape;
+    QSet<int> placed;
+    std::function<int(int, int, int)> add = [&](int pid, int parent, int row) {
+        const int id = int(nodes.size());
+        Node n;
+        n.pid = pid;
+        n.parent = parent;
+        n.rowInParent = row;
+        const auto it = f.nodes.constFind(pid);
+        if (it != f.nodes.constEnd()) {
+            n.waitingS = it->waitingS;
+            n.inCycle = it->inCycle;
+        }
+        if (const SessionRow* sr = byPid.value(pid, nullptr))
+            n.session = *sr;
+        nodes.push_back(n);
+        placed.insert(pid);
+        shape += QString::number(pid) + QLatin1Char(parent < 0 ? ';' : ',');
+        if (it != f.nodes.constEnd()) {
+            std::vector<int> kids;
+            for (int c : it->children)
+                if (!placed.contains(c))
+                    kids.push_back(c);
+            std::sort(kids.begin(), kids.end());
+            for (int c : kids)
+                if (!placed.contains(c)) {
+                    const int childId = add(c, id, int(nodes[size_t(id)].children.size()));
+                    nodes[size_t(id)].children.push_back(childId);
+                }
+        }
+        return id;
+    };
+    for (int r : f.roots)
+        roots.push_back(add(r, -1, int(roots.size())));
+    for (const auto& cycle : f.cycles) // a pure cycle has no root: show its first member as one
+        if (!cycle.empty() && !placed.contains(cycle.front()))
+            roots.push_back(add(cycle.front(), -1, int(roots.size())));
+
+    if (shape != shape_) {
+        beginResetModel(); // structural change only: the set of waits changed
+        nodes_ = std::move(nodes);
+        roots_ = std::move(roots);
+        shape_ = shape;
+        endResetModel();
+    } else if (!nodes_.empty()) {
+        nodes_ = std::move(nodes);
+        roots_ = std::move(roots);
+        // Same shape: only durations and session text moved.
+        std::function<void(const QModelIndex&)> touch = [&](const QModelIndex& parent) {
+            const int n = rowCount(parent);
+            if (n == 0)
+                return;
+            Q_EMIT dataChanged(index(0, 0, parent), index(n - 1, ColumnCount - 1, parent));
+            for (int r = 0; r < n; ++r)
+                touch(index(r, 0, parent));
+        };
+        touch({});
+    }
+}
+
+std::vector<int> BlockingTreeModel::firstChain() const
+{
+    std::vector<int> chain;
+    if (roots_.empty())
+        return chain;
+    int id = roots_.front();
+    while (true) {
+        chain.push_back(nodes_[size_t(id)].pid);
+        if (nodes_[size_t(id)].children.empty())
+            break;
+        id = nodes_[size_t(id)].children.front();
+    }
+    return chain;
+}
+
+// ---------------------------------------------------------------------------------------------
+FindingsModel::FindingsModel(QObject* parent) : KeyedTableModel(parent) {}
+
+int FindingsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(rows_.size());
+}
+
+int FindingsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : 1;
+}
+
+int FindingsModel::count(int minSeverity) const
+{
+    return int(std::count_if(rows_.begin(), rows_.end(),
+                             [&](const lw::Finding& f) { return f.severity >= minSeverity; }));
+}
+
+void FindingsModel::setFindings(std::vector<lw::Finding> findings, double serverNow)
+{
+    std::vector<QString> keys;
+    QSet<QString> ids;
+    std::vector<lw::Finding> rows;
+    for (lw::Finding& f : findings) {
+        if (ids.contains(f.id))
+            continue;
+        ids.insert(f.id);
+        const int old = index_.value(f.id, -1);
+        f.sinceServer = old >= 0 ? rows_[size_t(old)].sinceServer : serverNow;
+        keys.push_back(f.id);
+        rows.push_back(std::move(f));
+    }
+    applyKeyed(rows_, keys_, index_, std::move(keys), std::move(rows));
+}
+
+QVariant FindingsModel::data(const QModelIndex& idx, int role) const
+{
+    if (!idx.isValid() || idx.row() >= int(rows_.size()))
+        return {};
+    const lw::Finding& f = rows_[size_t(idx.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return f.title;
+    case Qt::ToolTipRole:
+        return f.explanation + QStringLiteral("\nWhat usually fixes it: ") + f.fix;
+    case SeverityRole:
+        return f.severity;
+    case KindRole:
+        return findingKindKey(f.kind);
+    case IdRole:
+        return f.id;
+    case ExplanationRole:
+        return f.explanation;
+    case FixRole:
+        return f.fix;
+    case SinceRole:
+        return f.sinceServer;
+    case SubjectRole:
+        return f.subject;
+    case Qt::ForegroundRole:
+        return QBrush(f.severity >= 3   ? QColor(0xc6, 0x28, 0x28)
+                      : f.severity == 2 ? QColor(0xb2, 0x6a, 0x00)
+                                        : QColor(0x42, 0x42, 0x42));
+    default:
+        return {};
+    }
+}
+
+} // namespace lw

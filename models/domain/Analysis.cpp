@@ -1,0 +1,480 @@
+#include "Analysis.h"
+
+#include "LeaseModel.h" // formatDuration
+
+#include <QSet>
+
+#include <algorithm>
+#include <functional>
+
+namespace lw {
+
+QString advisoryKeyText(const AdvisoryLockRow& l)
+{
+    return l.twoKeys ? QStringLiteral("(%1, %2)").arg(l.key1).arg(l.key2) : QString::number(l.key);
+}
+
+QString resolveLockName(const AdvisoryLockRow& l, const KeyNames& names, QStringList* collision)
+{
+    // pg_advisory_lock(hashtext(name)): the int4 hash widened to bigint. Two keys: the second one
+    // is usually the hashed name inside a namespace given by the first.
+    const qint64 k = l.twoKeys ? qint64(l.key2) : l.key;
+    if (!l.twoKeys && (k < INT32_MIN || k > INT32_MAX))
+        return {};
+    const auto it = names.constFind(k);
+    if (it == names.constEnd() || it->isEmpty())
+        return {};
+    if (collision && it->size() > 1)
+        *collision = *it;
+    QStringList quoted;
+    for (const QString& n : *it)
+        quoted << QStringLiteral("hashtext('%1')")
+                      .arg(QString(n).replace(QLatin1Char('\''), QStringLiteral("''")));
+    const QString name = quoted.join(QStringLiteral(" or "));
+    return l.twoKeys ? QStringLiteral("(%1, %2)").arg(l.key1).arg(name) : name;
+}
+
+QString groupKey(const SessionRow& s, GroupBy by)
+{
+    const QString app =
+        s.applicationName.isEmpty() ? QStringLiteral("(no application_name)") : s.applicationName;
+    switch (by) {
+    case GroupBy::ClientInstance:
+        // Unix-socket clients have no address: group them by application_name alone.
+        return s.clientAddr.isEmpty() ? app + QStringLiteral(" (local)")
+                                      : app + QStringLiteral(" on ") + s.clientAddr;
+    case GroupBy::ApplicationName:
+        return app;
+    case GroupBy::User:
+        return s.user;
+    case GroupBy::Database:
+        return s.database;
+    }
+    return app;
+}
+
+QString findingKindKey(FindingKind k)
+{
+    switch (k) {
+    case FindingKind::StaleLease:
+        return QStringLiteral("stale_lease");
+    case FindingKind::PoolPinned:
+        return QStringLiteral("pool_pinned");
+    case FindingKind::IdleHoldingAdvisory:
+        return QStringLiteral("idle_holding_advisory_lock");
+    case FindingKind::AdvisoryWait:
+        return QStringLiteral("advisory_lock_wait");
+    case FindingKind::BlockingChain:
+        return QStringLiteral("blocking_chain");
+    case FindingKind::Deadlocks:
+        return QStringLiteral("deadlocks");
+    case FindingKind::LockTablePressure:
+        return QStringLiteral("lock_table_pressure");
+    case FindingKind::ConnectionsNearLimit:
+        return QStringLiteral("connections_near_limit");
+    case FindingKind::KeyCollision:
+        return QStringLiteral("key_collision");
+    case FindingKind::WriterClockSkew:
+        return QStringLiteral("writer_clock_skew");
+    case FindingKind::HiddenByPrivileges:
+        return QStringLiteral("hidden_by_privileges");
+    }
+    return {};
+}
+
+int BlockingForest::waitersBehind(int pid) const
+{
+    QSet<int> seen;
+    std::function<void(int)> walk = [&](int p) {
+        const auto it = nodes.constFind(p);
+        if (it == nodes.constEnd())
+            return;
+        for (int c : it->children)
+            if (!seen.contains(c)) {
+                seen.insert(c);
+                walk(c);
+            }
+    };
+    walk(pid);
+    seen.remove(pid);
+    return int(seen.size());
+}
+
+std::optional<double> deadlockRate(qint64 before, qint64 after, double seconds)
+{
+    if (before < 0 || after < 0 || after < before || seconds <= 0)
+        return std::nullopt; // a reset (crash, pg_stat_reset) or no data
+    return double(after - before) * 60.0 / seconds;
+}
+
+namespace {
+bool isIdle(const SessionRow& s)
+{
+    return s.state == QLatin1String("idle") || s.state.startsWith(QLatin1String("idle in transaction"));
+}
+
+BlockingForest buildForest(const Snapshot& s)
+{
+    BlockingForest f;
+    for (const SessionRow& row : s.sessions) {
+        if (row.blockedBy.empty())
+            continue;
+        BlockNode& me = f.nodes[row.pid];
+        me.pid = row.pid;
+        me.waitingS = row.stateChange ? s.serverNow - *row.stateChange : -1;
+        for (int b : row.blockedBy) {
+            BlockNode& blocker = f.nodes[b];
+            blocker.pid = b;
+            blocker.children.push_back(row.pid);
+        }
+    }
+    // Waiting-on-lock sessions are exactly the nodes with blockers; roots block but do not wait.
+    QHash<int, std::vector<int>> waitsOn;
+    for (const SessionRow& row : s.sessions)
+        if (!row.blockedBy.empty())
+            waitsOn.insert(row.pid, row.blockedBy);
+    for (auto it = f.nodes.begin(); it != f.nodes.end(); ++it)
+        if (!waitsOn.contains(it.key()))
+            f.roots.push_back(it.key());
+    std::sort(f.roots.begin(), f.roots.end(), [&](int a, int b) {
+        const int wa = f.waitersBehind(a), wb = f.waitersBehind(b);
+        return wa != wb ? wa > wb : a < b;
+    });
+    // Cycles: walk waits-on edges from every waiter; a revisit on the current path is a cycle.
+    QSet<int> done;
+    for (auto it = waitsOn.constBegin(); it != waitsOn.constEnd(); ++it) {
+        std::vector<int> path;
+        QSet<int> onPath;
+        std::function<void(int)> dfs = [&](int p) {
+            if (onPath.contains(p)) {
+                std::vector<int> cycle(std::find(path.begin(), path.end(), p), path.end());
+                std::vector<int> sorted = cycle;
+                std::sort(sorted.begin(), sorted.end());
+                bool known = false;
+                for (const auto& c : f.cycles) {
+                    std::vector<int> cs = c;
+                    std::sort(cs.begin(), cs.end());
+                    known = known || cs == sorted;
+                }
+                if (!known) {
+                    for (int q : cycle)
+                        f.nodes[q].inCycle = true;
+                    f.cycles.push_back(cycle);
+                }
+                return;
+            }
+            if (done.contains(p))
+                return;
+            onPath.insert(p);
+            path.push_back(p);
+            for (int next : waitsOn.value(p))
+                dfs(next);
+            path.pop_back();
+            onPath.remove(p);
+            done.insert(p);
+        };
+        dfs(it.key());
+    }
+    return f;
+}
+} // namespace
+
+Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig& cfg)
+{
+    Analysis a;
+    const Thresholds& th = cfg.thresholds;
+    QHash<int, int> byPid; // pid -> index into s.sessions
+    for (int i = 0; i < int(s.sessions.size()); ++i)
+        byPid.insert(s.sessions[size_t(i)].pid, i);
+    auto sessionOf = [&](int pid) -> const SessionRow* {
+        const int i = byPid.value(pid, -1);
+        return i < 0 ? nullptr : &s.sessions[size_t(i)];
+    };
+
+    // Advisory locks with their sessions, names and per-row findings.
+    QHash<int, QStringList> heldNamesByPid;
+    QHash<qint64, std::vector<int>> holdersByKey; // for "waiting behind whom"
+    auto lockId = [](const AdvisoryLockRow& l) {
+        return l.twoKeys ? (qint64(l.key1) << 32) ^ qint64(quint32(l.key2)) ^ (qint64(1) << 62) : l.key;
+    };
+    for (const AdvisoryLockRow& l : s.advisoryLocks)
+        if (l.granted)
+            holdersByKey[lockId(l)].push_back(l.pid);
+    for (const AdvisoryLockRow& l : s.advisoryLocks) {
+        LockView v;
+        v.lock = l;
+        v.session = byPid.value(l.pid, -1);
+        const SessionRow* vs = sessionOf(l.pid);
+        v.name = resolveLockName(l, names, &v.collision);
+        if (vs && vs->stateChange && isIdle(*vs))
+            v.idleForS = s.serverNow - *vs->stateChange;
+        if (l.granted && vs && vs->state == QLatin1String("idle"))
+            v.sessionLevel = true; // no open transaction: a transaction-level lock would be gone
+        const QString label = v.name.isEmpty() ? advisoryKeyText(l) : v.name;
+        if (l.granted) {
+            heldNamesByPid[l.pid] << label;
+            if (v.idleForS > th.idleHoldingS)
+                v.finding = QStringLiteral("idle %1 holding this lock: the connection is out of its pool")
+                                .arg(formatDuration(v.idleForS));
+            else if (v.sessionLevel)
+                v.finding = QStringLiteral("session-level lock (held with no transaction open)");
+        } else {
+            const double waited = l.waitStart ? s.serverNow - *l.waitStart : -1;
+            QStringList holders;
+            for (int h : holdersByKey.value(lockId(l)))
+                holders << QString::number(h);
+            v.finding =
+                QStringLiteral("waiting%1 behind pid %2")
+                    .arg(waited >= 0 ? QStringLiteral(" ") + formatDuration(waited) : QString(),
+                         holders.isEmpty() ? QStringLiteral("?") : holders.join(QStringLiteral(", ")));
+            if (waited > th.advisoryWaitS) {
+                Finding f;
+                f.kind = FindingKind::AdvisoryWait;
+                f.severity = 2;
+                f.subject = QString::number(l.pid);
+                f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject + QLatin1Char(':') +
+                       advisoryKeyText(l);
+                f.title = QStringLiteral("pid %1 (%2) has waited %3 for advisory lock %4 held by pid %5")
+                              .arg(l.pid)
+                              .arg(vs ? vs->applicationName : QStringLiteral("?"))
+                              .arg(formatDuration(waited), label, holders.join(QStringLiteral(", ")));
+                f.explanation = QStringLiteral("A session is queued behind another session's advisory lock; "
+                                               "its work does not progress until the holder releases it.");
+                f.fix =
+                    QStringLiteral("Use pg_try_advisory_lock with a retry, or a lock_timeout, so waits are "
+                                   "bounded; check why the holder keeps the lock.");
+                a.findings.push_back(f);
+            }
+        }
+        a.locks.push_back(std::move(v));
+    }
+
+    // Idle sessions holding advisory locks (one finding per session, not per lock).
+    QSet<int> reportedIdle;
+    for (const LockView& v : a.locks) {
+        if (!v.lock.granted || v.idleForS <= th.idleHoldingS || reportedIdle.contains(v.lock.pid))
+            continue;
+        reportedIdle.insert(v.lock.pid);
+        const SessionRow* vs = sessionOf(v.lock.pid);
+        if (!vs)
+            continue;
+        Finding f;
+        f.kind = FindingKind::IdleHoldingAdvisory;
+        f.severity = 2;
+        f.subject = QString::number(v.lock.pid);
+        f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject;
+        f.title = QStringLiteral("pid %1 (%2%3) has been %4 for %5 holding advisory lock%6 %7")
+                      .arg(v.lock.pid)
+                      .arg(vs->applicationName,
+                           vs->clientAddr.isEmpty() ? QString() : QStringLiteral(" on ") + vs->clientAddr,
+                           vs->state, formatDuration(v.idleForS),
+                           heldNamesByPid.value(v.lock.pid).size() > 1 ? QStringLiteral("s") : QString(),
+                           heldNamesByPid.value(v.lock.pid).join(QStringLiteral(", ")));
+        f.explanation =
+            QStringLiteral("An idle connection that holds a session-level advisory lock is taken out "
+                           "of its pool until it unlocks or disconnects.");
+        f.fix = QStringLiteral("Hold no lock over long work on a pooled connection; use a lease row, or a "
+                               "transaction-level lock (pg_advisory_xact_lock).");
+        a.findings.push_back(f);
+    }
+
+    // Pools: every session grouped into a client instance.
+    QHash<QString, int> groupIndex;
+    for (const SessionRow& row : s.sessions) {
+        const QString key = groupKey(row, cfg.groupBy);
+        int gi = groupIndex.value(key, -1);
+        if (gi < 0) {
+            gi = int(a.groups.size());
+            groupIndex.insert(key, gi);
+            PoolGroup g;
+            g.key = key;
+            g.applicationName = row.applicationName;
+            g.clientAddr = row.clientAddr;
+            if (cfg.poolSizes.contains(key))
+                g.poolSize = cfg.poolSizes.value(key);
+            else if (cfg.poolSizes.contains(row.applicationName))
+                g.poolSize = cfg.poolSizes.value(row.applicationName);
+            g.pinnedForS = 1e300;
+            a.groups.push_back(g);
+        }
+        PoolGroup& g = a.groups[size_t(gi)];
+        ++g.total;
+        const bool holds = heldNamesByPid.contains(row.pid);
+        if (row.waitEventType == QLatin1String("Lock"))
+            ++g.waitingOnLock;
+        else if (row.state == QLatin1String("active"))
+            ++g.active;
+        else if (isIdle(row) && holds) {
+            ++g.idleHoldingAdvisory;
+            g.pinnedLockNames << heldNamesByPid.value(row.pid);
+            if (row.stateChange)
+                g.pinnedForS = std::min(g.pinnedForS, s.serverNow - *row.stateChange);
+        } else if (row.state == QLatin1String("idle"))
+            ++g.idle;
+        else if (row.state.startsWith(QLatin1String("idle in transaction")))
+            ++g.idleInTransaction;
+    }
+    for (PoolGroup& g : a.groups) {
+        if (g.idleHoldingAdvisory == 0)
+            g.pinnedForS = 0;
+        g.pinnedLockNames.sort();
+        // Pinned: every connection idle-holding (and more than one, or a configured pool of that size),
+        // or the configured share of the pool size reached.
+        const bool everyConnection = g.idleHoldingAdvisory == g.total && (g.total >= 2 || g.poolSize);
+        const bool share =
+            g.poolSize && *g.poolSize > 0 && g.idleHoldingAdvisory >= th.pinnedShare * *g.poolSize;
+        g.pinned = (everyConnection || share) && g.pinnedForS >= th.pinnedMinS;
+        if (!g.pinned)
+            continue;
+        const int size = g.poolSize.value_or(g.total);
+        Finding f;
+        f.kind = FindingKind::PoolPinned;
+        f.severity = 3;
+        f.subject = g.key;
+        f.id = findingKindKey(f.kind) + QLatin1Char(':') + g.key;
+        f.title =
+            QStringLiteral("%1: %2 of %3 pooled connections are idle holding advisory locks %4 for %5; its "
+                           "work cannot get a connection")
+                .arg(g.key)
+                .arg(g.idleHoldingAdvisory)
+                .arg(size)
+                .arg(g.pinnedLockNames.join(QStringLiteral(", ")), formatDuration(g.pinnedForS));
+        f.explanation =
+            QStringLiteral("Every connection of this instance's pool is pinned by a session-level "
+                           "advisory lock on an idle backend; work that needs a connection waits "
+                           "for one its own locks hold. The server sees no deadlock.");
+        f.fix =
+            QStringLiteral("Hold no lock over long work on a pooled connection; use a lease row, or a "
+                           "transaction-level lock. Terminating one pinned backend frees one connection.");
+        a.findings.push_back(f);
+    }
+    std::sort(a.groups.begin(), a.groups.end(), [](const PoolGroup& x, const PoolGroup& y) {
+        return x.total != y.total ? x.total > y.total : x.key < y.key;
+    });
+
+    // Blocking chains (any lock type).
+    a.blocking = buildForest(s);
+    for (int root : a.blocking.roots) {
+        const int behind = a.blocking.waitersBehind(root);
+        double longest = 0;
+        for (auto it = a.blocking.nodes.constBegin(); it != a.blocking.nodes.constEnd(); ++it)
+            longest = std::max(longest, it->waitingS);
+        const SessionRow* rs = sessionOf(root);
+        Finding f;
+        f.kind = FindingKind::BlockingChain;
+        f.severity = behind >= 3 ? 3 : 2;
+        f.subject = QString::number(root);
+        f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject;
+        f.title =
+            QStringLiteral("pid %1 (%2, %3) blocks %4 session%5; the longest has waited %6")
+                .arg(root)
+                .arg(rs ? rs->applicationName : QStringLiteral("?"), rs ? rs->state : QStringLiteral("?"))
+                .arg(behind)
+                .arg(behind == 1 ? QString() : QStringLiteral("s"))
+                .arg(formatDuration(longest));
+        f.explanation =
+            QStringLiteral("Sessions wait on locks held by the root blocker; waits cascade and fill "
+                           "the pools.");
+        f.fix =
+            QStringLiteral("Set lock_timeout and statement_timeout; take row locks in a consistent order; "
+                           "end or cancel the root blocker if it is stuck.");
+        a.findings.push_back(f);
+    }
+    for (const auto& cycle : a.blocking.cycles) {
+        QStringList pids;
+        for (int p : cycle)
+            pids << QString::number(p);
+        Finding f;
+        f.kind = FindingKind::Deadlocks;
+        f.severity = 3;
+        f.subject = pids.join(QLatin1Char(','));
+        f.id = QStringLiteral("deadlock_cycle:") + f.subject;
+        f.title = QStringLiteral("deadlock cycle caught in this refresh: pids %1 wait on each other")
+                      .arg(pids.join(QStringLiteral(" → ")));
+        f.explanation =
+            QStringLiteral("The sessions wait on each other; PostgreSQL's deadlock detector will abort "
+                           "one of them after deadlock_timeout.");
+        f.fix =
+            QStringLiteral("Lock rows and keys in one consistent order (e.g. sorted) in every transaction.");
+        a.findings.push_back(f);
+    }
+
+    // Collisions among the known candidate names.
+    for (auto it = names.constBegin(); it != names.constEnd(); ++it) {
+        if (it->size() < 2)
+            continue;
+        a.collisions.insert(it.key(), *it);
+        Finding f;
+        f.kind = FindingKind::KeyCollision;
+        f.severity = 2;
+        f.subject = QString::number(it.key());
+        f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject;
+        f.title = QStringLiteral("lock names %1 hash to the same advisory key %2")
+                      .arg(it->join(QStringLiteral(" and ")))
+                      .arg(it.key());
+        f.explanation =
+            QStringLiteral("Two different jobs take the same advisory lock: they exclude each other by "
+                           "accident, and the console cannot tell which one holds it.");
+        f.fix = QStringLiteral(
+            "Use a key scheme without collisions: two-key locks (namespace, id), or ids from a "
+            "table instead of hashtext().");
+        a.findings.push_back(f);
+    }
+
+    // Cluster limits.
+    const ClusterInfo& c = s.cluster;
+    a.connectionsUsed = int(s.sessions.size()) + 1; // + the console itself
+    a.connectionBudget = std::max(1, c.maxConnections - c.superuserReservedConnections);
+    if (a.connectionsUsed >= th.connectionShare * a.connectionBudget) {
+        Finding f;
+        f.kind = FindingKind::ConnectionsNearLimit;
+        f.severity = a.connectionsUsed >= a.connectionBudget ? 3 : 2;
+        f.subject = QStringLiteral("cluster");
+        f.id = findingKindKey(f.kind);
+        f.title = QStringLiteral("%1 of %2 connections in use (max_connections %3 − %4 reserved)")
+                      .arg(a.connectionsUsed)
+                      .arg(a.connectionBudget)
+                      .arg(c.maxConnections)
+                      .arg(c.superuserReservedConnections);
+        f.explanation =
+            QStringLiteral("New connections will fail with SQLSTATE 53300 once the budget is used up.");
+        f.fix =
+            QStringLiteral("Shrink pools or put PgBouncer in front; look for pinned or idle-in-transaction "
+                           "sessions first.");
+        a.findings.push_back(f);
+    }
+    if (c.lockTableCapacity() > 0 && c.lockTableEntries >= th.lockTableShare * c.lockTableCapacity()) {
+        Finding f;
+        f.kind = FindingKind::LockTablePressure;
+        f.severity = c.lockTableEntries >= c.lockTableCapacity() ? 3 : 2;
+        f.subject = QStringLiteral("cluster");
+        f.id = findingKindKey(f.kind);
+        f.title = QStringLiteral("shared lock table at %1 % (%2 of about %3 entries)")
+                      .arg(qRound(100.0 * c.lockTableEntries / c.lockTableCapacity()))
+                      .arg(c.lockTableEntries)
+                      .arg(c.lockTableCapacity());
+        f.explanation = QStringLiteral("When the shared lock table is full, taking a lock fails with "
+                                       "\"out of shared memory\" (SQLSTATE 53200) in any session.");
+        f.fix = QStringLiteral("Take fewer locks per transaction (batch advisory locks), or raise "
+                               "max_locks_per_transaction (needs a restart).");
+        a.findings.push_back(f);
+    }
+    if (!c.hasMonitorPrivilege) {
+        Finding f;
+        f.kind = FindingKind::HiddenByPrivileges;
+        f.severity = 1;
+        f.subject = s.server.user;
+        f.id = findingKindKey(f.kind);
+        f.title = QStringLiteral("role %1 cannot see other roles' sessions in full").arg(s.server.user);
+        f.explanation =
+            QStringLiteral("Without pg_monitor, other users' sessions show <insufficient privilege> "
+                           "for query, state, client address and wait events.");
+        f.fix = QStringLiteral("GRANT pg_monitor TO %1;").arg(s.server.user);
+        a.findings.push_back(f);
+    }
+    std::stable_sort(a.findings.begin(), a.findings.end(),
+                     [](const Finding& x, const Finding& y) { return x.severity > y.severity; });
+    return a;
+}
+
+} // namespace lw

@@ -1,0 +1,132 @@
+#pragma once
+// What a refresh means, as plain values computed from one Snapshot: advisory locks with their keys
+// resolved to names, sessions grouped into client instances (pools), the blocking forest, and the
+// findings an operator should read. Pure functions: the models and the headless output share them.
+#include "Snapshot.h"
+
+#include <QHash>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace lw {
+
+// key → candidate names that hash to it (hashtext() computed on the monitored server).
+using KeyNames = QHash<qint64, QStringList>;
+
+QString advisoryKeyText(const AdvisoryLockRow& l); // "42" or "(1, -2)"
+// The name a lock resolves to: "hashtext('sweep')", or an empty string when unresolved.
+QString resolveLockName(const AdvisoryLockRow& l, const KeyNames& names, QStringList* collision = nullptr);
+
+struct Thresholds
+{
+    double idleHoldingS = 10;     // idle session holding an advisory lock for longer than this
+    double advisoryWaitS = 5;     // waiting on an advisory lock for longer than this
+    double pinnedMinS = 5;        // a pooled connection counts as pinned after this long idle-holding
+    double pinnedShare = 1.0;     // share of the configured pool size that makes a pool "pinned"
+    double lockTableShare = 0.8;  // lock-table use above this share of the nominal capacity
+    double connectionShare = 0.9; // connections above this share of max_connections - reserved
+};
+
+enum class GroupBy { ClientInstance, ApplicationName, User, Database };
+QString groupKey(const SessionRow& s, GroupBy by);
+
+struct PoolGroup
+{
+    QString key; // "10.0.0.7 billing-api", "billing-api (local)"
+    QString applicationName;
+    QString clientAddr;
+    int total = 0;
+    int active = 0;
+    int idle = 0;
+    int idleInTransaction = 0;
+    int waitingOnLock = 0;
+    int idleHoldingAdvisory =
+        0; // the pinned ones (idle or idle in transaction, holding a granted advisory lock)
+    std::optional<int> poolSize; // configured in the profile
+    QStringList pinnedLockNames; // resolved names (or keys) of the locks pinning connections
+    double pinnedForS = 0;       // the shortest idle time among pinned connections
+    bool pinned = false;
+};
+
+struct LockView
+{
+    AdvisoryLockRow lock;
+    int session = -1;          // index into Snapshot::sessions, -1 if not visible
+    QString name;              // resolved, or empty
+    QStringList collision;     // several candidates share this key
+    double idleForS = -1;      // holder idle since state_change (idle sessions)
+    bool sessionLevel = false; // held while the session has no open transaction
+    QString finding;           // one line on the row, empty when fine
+};
+
+struct BlockNode
+{
+    int pid = 0;
+    double waitingS = -1;      // how long this session has waited (-1: not waiting)
+    std::vector<int> children; // sessions waiting behind this one
+    bool inCycle = false;
+};
+struct BlockingForest
+{
+    std::vector<int> roots;               // root blockers (not waiting themselves), worst first
+    QHash<int, BlockNode> nodes;          // every pid in a chain
+    std::vector<std::vector<int>> cycles; // deadlock cycles caught in the snapshot
+    int waitersBehind(int pid) const;     // all sessions transitively waiting on pid
+};
+
+enum class FindingKind {
+    StaleLease,
+    PoolPinned,
+    IdleHoldingAdvisory,
+    AdvisoryWait,
+    BlockingChain,
+    Deadlocks,
+    LockTablePressure,
+    ConnectionsNearLimit,
+    KeyCollision,
+    WriterClockSkew,
+    HiddenByPrivileges,
+};
+QString findingKindKey(FindingKind k);
+
+struct Finding
+{
+    FindingKind kind;
+    int severity = 1;       // 3 critical, 2 warning, 1 notice
+    QString id;             // stable across refreshes: kind + subject
+    QString title;          // one line, names the subject
+    QString explanation;    // what it means, in one or two plain sentences
+    QString fix;            // what usually fixes it
+    QString subject;        // lease name, pid, group key…
+    double sinceServer = 0; // first refresh (server time) at which it was true (kept by FindingsModel)
+    bool operator==(const Finding&) const = default;
+};
+
+struct AnalysisConfig
+{
+    Thresholds thresholds;
+    GroupBy groupBy = GroupBy::ClientInstance;
+    QHash<QString, int> poolSizes; // group key (or application_name) → configured pool size
+};
+
+struct Analysis
+{
+    std::vector<LockView> locks;
+    std::vector<PoolGroup> groups;
+    BlockingForest blocking;
+    std::vector<Finding> findings; // locks, pools, waits, cluster limits (leases are added by the caller)
+    QHash<qint64, QStringList> collisions; // key → names, among all known candidates
+    int connectionsUsed = 0;
+    int connectionBudget = 0; // max_connections - superuser_reserved_connections
+};
+
+Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig& cfg);
+
+// Deadlocks per minute from two samples of pg_stat_database.deadlocks; nullopt across a reset.
+std::optional<double> deadlockRate(qint64 before, qint64 after, double seconds);
+
+} // namespace lw
