@@ -1,0 +1,243 @@
+// What the console's models show while the simulator produces the incidents the product exists for:
+// a crashed lease holder, a pinned pool, lock-wait chains; plus advisory keys as applications write
+// them and a hashtext() collision among known lock names.
+#include "LeaseModel.h"
+#include "LocksModels.h"
+#include "Monitor.h"
+#include "Poller.h"
+#include "TestCluster.h"
+#include "sim/Simulator.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace lw;
+
+namespace {
+PollerConfig fastConfig(const QString& dsn)
+{
+    PollerConfig c;
+    c.connect.dsn = dsn;
+    c.intervalMs = 200;
+    c.analysis.thresholds.idleHoldingS = 1;
+    c.analysis.thresholds.pinnedMinS = 1;
+    c.analysis.thresholds.advisoryWaitS = 1;
+    return c;
+}
+
+std::unique_ptr<sim::Simulator> startSim(const QString& dsn, const QStringList& specs)
+{
+    sim::Options o;
+    o.dsn = dsn;
+    o.seed = 7;
+    for (const QString& t : specs) {
+        QString err;
+        auto spec = sim::parseScenario(t, &err);
+        if (!spec)
+            qFatal("bad scenario %s: %s", qPrintable(t), qPrintable(err));
+        o.scenarios.push_back(*spec);
+    }
+    auto s = std::make_unique<sim::Simulator>(o);
+    if (auto e = s->start())
+        qFatal("simulator: %s", qPrintable(*e));
+    return s;
+}
+
+// A plain session that takes advisory locks the way an application would.
+struct Session
+{
+    pg::Connection c;
+    explicit Session(const QString& dsn)
+    {
+        pg::ConnectOptions o;
+        o.dsn = dsn;
+        o.readOnly = false;
+        o.applicationName = QStringLiteral("key-test");
+        if (c.connect(o).isError())
+            qFatal("connect failed");
+    }
+    void exec(const QByteArray& sql)
+    {
+        pg::ResultPtr r;
+        const auto e = c.exec({sql, {}}, r, pg::Clock::now() + std::chrono::seconds(10));
+        if (e.isError())
+            qFatal("%s: %s", sql.constData(), qPrintable(e.toDisplayString()));
+    }
+};
+} // namespace
+
+class TestConsoleScenarios : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    // held → renewal overdue → stale → taken over, in that order, on the console's model.
+    void crashedHolderLifecycleOnTheModel()
+    {
+        test::TestDatabase db("crashed_lifecycle");
+        auto simulator =
+            startSim(db.dsn(), {"crashed-holder:ttl=4,crash_after=2,interval=3,work=2,every=60,flaky=0"});
+        Monitor m(fastConfig(db.dsn()));
+        new QAbstractItemModelTester(m.leases(), QAbstractItemModelTester::FailureReportingMode::QtTest, &m);
+        QList<LeaseState> seen;
+        QString firstHolder;
+        bool holderChanged = false;
+        connect(&m, &Monitor::refreshed, this, [&] {
+            const int row = m.leases()->rowOfKey(QStringLiteral("crashed-job"));
+            if (row < 0)
+                return;
+            const auto& e = m.leases()->entry(row);
+            if (firstHolder.isEmpty())
+                firstHolder = e.track.row.holder.value_or(QString());
+            holderChanged = holderChanged || e.track.row.holder.value_or(QString()) != firstHolder;
+            const LeaseState st = m.leases()->stateAt(row);
+            if (seen.isEmpty() || seen.last() != st)
+                seen << st;
+        });
+        m.start();
+        QTRY_VERIFY_WITH_TIMEOUT(seen.contains(LeaseState::TakenOver), 30000);
+        QVERIFY(holderChanged);
+        // The order of first appearance must be exactly the lifecycle.
+        QList<LeaseState> firsts;
+        for (LeaseState s : seen)
+            if (!firsts.contains(s))
+                firsts << s;
+        const QList<LeaseState> expected = {LeaseState::Held, LeaseState::RenewalOverdue, LeaseState::Stale,
+                                            LeaseState::TakenOver};
+        QCOMPARE(firsts.mid(0, 4), expected);
+    }
+
+    // Incident 1: a pool of four, four idle backends each holding one session-level advisory lock.
+    void pinnedPoolIsFlaggedWithNames()
+    {
+        test::TestDatabase db("pinned_pool");
+        auto simulator = startSim(db.dsn(), {"pinned-pool:pool=4,waiters=2,hold=0"});
+        PollerConfig cfg = fastConfig(db.dsn());
+        cfg.lockNames = {"billing-job-1", "billing-job-2", "billing-job-3", "billing-job-4",
+                         "nightly-report"};
+        cfg.analysis.poolSizes.insert(QStringLiteral("billing-api"), 4);
+        Monitor m(cfg);
+        new QAbstractItemModelTester(m.locks(), QAbstractItemModelTester::FailureReportingMode::QtTest, &m);
+        new QAbstractItemModelTester(m.findings(), QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                     &m);
+        m.start();
+        auto pinnedGroup = [&]() -> const PoolGroup* {
+            const auto& a = m.lastSnapshot().analysis;
+            if (!a)
+                return nullptr;
+            for (const PoolGroup& g : a->groups)
+                if (g.applicationName == "billing-api" && g.pinned)
+                    return &g;
+            return nullptr;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(pinnedGroup() && pinnedGroup()->pinnedLockNames.size() == 4 &&
+                                     pinnedGroup()->pinnedLockNames.first().startsWith("hashtext("),
+                                 20000);
+        const PoolGroup* g = pinnedGroup();
+        QCOMPARE(g->idleHoldingAdvisory, 4);
+        QCOMPARE(g->poolSize.value_or(0), 4);
+        QCOMPARE(g->pinnedLockNames, QStringList({"hashtext('billing-job-1')", "hashtext('billing-job-2')",
+                                                  "hashtext('billing-job-3')", "hashtext('billing-job-4')"}));
+        // The finding names the instance and 4 of 4, on the findings model the window shows.
+        bool found = false;
+        for (int r = 0; r < m.findings()->rowCount(); ++r) {
+            const auto& f = m.findings()->finding(r);
+            if (f.kind == FindingKind::PoolPinned) {
+                found = true;
+                QVERIFY2(f.title.contains("billing-api") && f.title.contains("4 of 4"), qPrintable(f.title));
+            }
+        }
+        QVERIFY(found);
+        // Each of the four locks on the locks model: resolved, held by an idle session, session-level.
+        int resolved = 0;
+        for (int r = 0; r < m.locks()->rowCount(); ++r) {
+            const auto& row = m.locks()->row(r);
+            if (row.session.applicationName != "billing-api" || !row.view.lock.granted)
+                continue;
+            QVERIFY(row.view.name.startsWith("hashtext('billing-job-"));
+            QCOMPARE(row.session.state, QStringLiteral("idle"));
+            QVERIFY(row.view.sessionLevel);
+            ++resolved;
+        }
+        QCOMPARE(resolved, 4);
+    }
+
+    void waitChainIsATreeWithTheRightRoot()
+    {
+        test::TestDatabase db("wait_chain");
+        auto simulator = startSim(db.dsn(), {"lock-waits:depth=3,kind=advisory,hold=30,pause=1"});
+        Monitor m(fastConfig(db.dsn()));
+        new QAbstractItemModelTester(m.blocking(), QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                     &m);
+        m.start();
+        QTRY_VERIFY_WITH_TIMEOUT(m.blocking()->firstChain().size() == 3, 20000);
+        const std::vector<int> chain = m.blocking()->firstChain();
+        // The root blocks but does not wait; each next one waits on the previous.
+        const QString dsn = db.dsn();
+        QCOMPARE(
+            test::queryValue(dsn, QStringLiteral("SELECT cardinality(pg_blocking_pids(%1))").arg(chain[0])),
+            QStringLiteral("0"));
+        QVERIFY(
+            test::queryValue(
+                dsn, QStringLiteral("SELECT %1 = ANY(pg_blocking_pids(%2))").arg(chain[0]).arg(chain[1])) ==
+            "t");
+        QVERIFY(
+            test::queryValue(
+                dsn, QStringLiteral("SELECT %1 = ANY(pg_blocking_pids(%2))").arg(chain[1]).arg(chain[2])) ==
+            "t");
+        const QModelIndex root = m.blocking()->index(0, 0);
+        QVERIFY(root.data().toString().contains("root blocker"));
+    }
+
+    // Keys as the application wrote them: one bigint (incl. negative and extreme) or two int4.
+    void keysDecodeToTheValuesUsed()
+    {
+        test::TestDatabase db("keys");
+        Session app(db.dsn());
+        app.exec("SELECT pg_advisory_lock(-2), pg_advisory_lock(9223372036854775807), pg_advisory_lock(42), "
+                 "pg_advisory_lock(1, -2), pg_advisory_lock(-2147483648, 2147483647)");
+        Poller p(fastConfig(db.dsn()));
+        const Snapshot s = p.refreshOnce();
+        QVERIFY(s.ok && s.analysis);
+        QStringList keys;
+        for (const LockView& v : s.analysis->locks)
+            if (v.lock.inMonitoredDb)
+                keys << advisoryKeyText(v.lock);
+        keys.sort();
+        QCOMPARE(keys,
+                 QStringList({"(-2147483648, 2147483647)", "(1, -2)", "-2", "42", "9223372036854775807"}));
+    }
+
+    // Two known names that collide under hashtext() on this server: reported as a key collision.
+    void collisionAmongKnownNames()
+    {
+        test::TestDatabase db("collision");
+        const QString pair =
+            db.value("SELECT string_agg(n, ',') FROM (SELECT array_agg(n ORDER BY n) a FROM (SELECT "
+                     "'job-' || i AS n FROM generate_series(1, 400000) i) s GROUP BY hashtext(n) "
+                     "HAVING count(*) > 1 LIMIT 1) c, unnest(c.a) n");
+        const QStringList names = pair.split(',');
+        QCOMPARE(names.size(), 2);
+        Session app(db.dsn());
+        app.exec(QStringLiteral("SELECT pg_advisory_lock(hashtext('%1'))").arg(names[0]).toUtf8());
+        PollerConfig cfg = fastConfig(db.dsn());
+        cfg.lockNames = names;
+        Poller p(cfg);
+        p.refreshOnce(); // names are hashed on the first refresh and used from the next
+        const Snapshot s = p.refreshOnce();
+        QVERIFY(s.ok && s.analysis);
+        bool finding = false;
+        for (const Finding& f : s.analysis->findings)
+            finding = finding || (f.kind == FindingKind::KeyCollision && f.title.contains(names[0]) &&
+                                  f.title.contains(names[1]));
+        QVERIFY(finding);
+        const auto lock = std::find_if(s.analysis->locks.begin(), s.analysis->locks.end(),
+                                       [](const LockView& v) { return v.lock.inMonitoredDb; });
+        QVERIFY(lock != s.analysis->locks.end());
+        QCOMPARE(lock->collision, names);
+        QVERIFY(lock->name.contains(" or "));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConsoleScenarios)
+#include "tst_console_scenarios.moc"
