@@ -55,8 +55,22 @@ Invocation parseCommandLine(const QStringList& args)
     const QCommandLineOption operatorMode(
         QStringLiteral("operator"),
         QStringLiteral("Operator mode: allow force-expire and cancel/terminate (off by default)."));
+    const QCommandLineOption auditTable(
+        QStringLiteral("audit-table"),
+        QStringLiteral(
+            "Operator mode: also record each change in this server-side table ([schema.]table), in the "
+            "same transaction."),
+        QStringLiteral("table"));
+    const QCommandLineOption lockNames(
+        QStringLiteral("lock-names"),
+        QStringLiteral("Known advisory lock names or patterns (%Y %m %d), comma-separated, to resolve keys."),
+        QStringLiteral("list"));
+    const QCommandLineOption poolSize(
+        QStringLiteral("pool-size"),
+        QStringLiteral("Configured pool size of an application: NAME=N (repeatable)."),
+        QStringLiteral("name=n"));
     p.addOptions({help, version, demo, json, preset, table, columns, timeKind, ttl, interval, screenshots,
-                  quitAfter, operatorMode});
+                  quitAfter, operatorMode, auditTable, lockNames, poolSize});
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
     inv.helpText = p.helpText();
 
@@ -132,6 +146,16 @@ Invocation parseCommandLine(const QStringList& args)
     if (!ok || inv.config.intervalMs < 100)
         return fail(QStringLiteral("--interval must be a number of milliseconds >= 100"));
     inv.config.operatorMode = p.isSet(operatorMode);
+    inv.config.auditTable = p.value(auditTable);
+    if (p.isSet(lockNames))
+        inv.config.lockNames = p.value(lockNames).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& ps : p.values(poolSize)) {
+        const auto eq = ps.lastIndexOf(QLatin1Char('='));
+        const int n = eq > 0 ? ps.mid(eq + 1).toInt(&ok) : 0;
+        if (eq <= 0 || !ok || n <= 0)
+            return fail(QStringLiteral("--pool-size needs NAME=N with N > 0"));
+        inv.config.analysis.poolSizes.insert(ps.left(eq), n);
+    }
     inv.screenshotDir = p.value(screenshots);
     if (p.isSet(quitAfter)) {
         inv.quitAfterS = p.value(quitAfter).toDouble(&ok);

@@ -22,6 +22,16 @@ QString Demo::dsn() const
     return cluster_ ? cluster_->dsn(QStringLiteral("leasewatch_demo")) : QString();
 }
 
+void Demo::configure(PollerConfig& cfg)
+{
+    // The simulated billing-api runs jobs billing-job-1…4 under pg_try_advisory_lock(hashtext(name))
+    // with a pool of 4; the nightly export uses a dated name.
+    cfg.lockNames << QStringLiteral("billing-job-1") << QStringLiteral("billing-job-2")
+                  << QStringLiteral("billing-job-3") << QStringLiteral("billing-job-4")
+                  << QStringLiteral("nightly-report-job") << QStringLiteral("billing-export-%Y-%m-%d");
+    cfg.analysis.poolSizes.insert(QStringLiteral("billing-api"), 4);
+}
+
 std::optional<QString> Demo::start()
 {
     cluster::ClusterOptions o;

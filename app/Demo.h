@@ -1,4 +1,5 @@
 #pragma once
+#include "Poller.h"
 #include "cluster/ThrowawayCluster.h"
 
 #include <QString>
@@ -21,6 +22,8 @@ public:
     ~Demo();
     std::optional<QString> start(); // error message on failure
     QString dsn() const;
+    // What a profile for the demo's application would say: its known lock names and pool sizes.
+    static void configure(PollerConfig& cfg);
 
 private:
     std::unique_ptr<cluster::ThrowawayCluster> cluster_;

@@ -1,5 +1,6 @@
 // Leasewatch entry point: parses the command line before creating any QApplication, so that the
 // headless commands (snapshot, --help, --version) never need a display.
+#include "AuditLog.h"
 #include "Cli.h"
 #include "Demo.h"
 #include "MainWindow.h"
@@ -87,6 +88,7 @@ int main(int argc, char** argv)
             return 1;
         }
         cfg.connect.dsn = demo->dsn();
+        lw::app::Demo::configure(cfg);
         title = QStringLiteral("demo (throwaway cluster)");
     }
     // Quit cleanly on SIGINT/SIGTERM so the demo cluster is removed: the handler only writes a byte
@@ -107,8 +109,9 @@ int main(int argc, char** argv)
 
     int rc = 0;
     {
+        lw::AuditLog audit; // AppDataLocation/audit.sqlite: every operator action, whatever its outcome
         lw::Monitor monitor(cfg);
-        lw::ui::MainWindow window(&monitor, title);
+        lw::ui::MainWindow window(&monitor, title, &audit);
         window.show();
         monitor.start();
         if (inv.quitAfterS > 0)

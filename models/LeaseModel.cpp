@@ -17,7 +17,8 @@ QString formatDuration(double seconds)
     if (s < 60)
         return QStringLiteral("%1 s").arg(s);
     if (s < 3600)
-        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
+        return s % 60 ? QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60)
+                      : QStringLiteral("%1 min").arg(s / 60);
     if (s < 86400)
         return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
     if (s < 86400LL * 365 * 2)

@@ -62,7 +62,8 @@ void AdvisoryLockModel::applySnapshot(const Snapshot& s)
     applyKeyed(rows_, keys_, index_, std::move(keys), std::move(rows));
     // Durations move every refresh even when nothing else changed.
     if (!rows_.empty())
-        Q_EMIT dataChanged(index(0, Duration), index(rowCount() - 1, Transaction));
+        Q_EMIT dataChanged(index(0, Duration), index(rowCount() - 1, Transaction),
+                           {Qt::DisplayRole, SortRole});
 }
 
 QString AdvisoryLockModel::display(const Row& r, int column) const

@@ -26,6 +26,7 @@ public:
         Mode,
         Status,
         Duration,
+        Finding,
         SessionState,
         Application,
         Client,
@@ -33,7 +34,6 @@ public:
         Transaction,
         WaitEvent,
         Query,
-        Finding,
         ColumnCount
     };
     enum Role { SortRole = Qt::UserRole + 1, InMonitoredDbRole, PidRole, HasFindingRole };

@@ -73,7 +73,8 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     table_ = new QTableView(this);
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
-    table_->sortByColumn(AdvisoryLockModel::Pid, Qt::AscendingOrder);
+    // Longest-held first: the locks pinning connections float to the top.
+    table_->sortByColumn(AdvisoryLockModel::Duration, Qt::DescendingOrder);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
@@ -82,7 +83,7 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     table_->setWordWrap(false);
     table_->setColumnHidden(AdvisoryLockModel::Database, true);
     table_->setColumnHidden(AdvisoryLockModel::Mode, true);
-    const int widths[] = {190, 90, 60, 100, 110, 70, 95, 150, 130, 120, 80, 80, 110, 220};
+    const int widths[] = {190, 90, 60, 100, 110, 70, 95, 330, 150, 130, 120, 80, 80, 110, 220};
     for (int c = 0; c < int(std::size(widths)); ++c)
         table_->setColumnWidth(c, widths[c]);
 

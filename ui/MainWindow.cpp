@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "LeaseActions.h"
 #include "LeasesView.h"
 #include "LocksView.h"
 #include "Monitor.h"
@@ -34,7 +35,7 @@ QWidget* pendingPage(const QString& what, QWidget* parent)
 }
 } // namespace
 
-MainWindow::MainWindow(Monitor* monitor, const QString& displayName, QWidget* parent)
+MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* audit, QWidget* parent)
     : QMainWindow(parent), monitor_(monitor), displayName_(displayName)
 {
     setWindowTitle(QStringLiteral("Leasewatch — %1").arg(displayName_));
@@ -69,6 +70,17 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, QWidget* pa
         tabs_->setCurrentWidget(leases_);
         leases_->filterEdit()->setFocus();
     });
+    // Operator actions: disabled (with the reason) unless the profile switched operator mode on.
+    leaseActions_ = new LeaseActions(leases_, monitor_, audit, this);
+    auto* leaseMenu = menuBar()->addMenu(tr("&Leases"));
+    leaseMenu->addAction(leaseActions_->forceExpireAction());
+    leaseMenu->addAction(leaseActions_->createAuditTableAction());
+    leaseMenu->addAction(leaseActions_->auditLogAction());
+    auto* toolbar = addToolBar(tr("Leases"));
+    toolbar->setObjectName(QStringLiteral("leasesToolbar"));
+    toolbar->addAction(leaseActions_->forceExpireAction());
+    toolbar->addAction(leaseActions_->auditLogAction());
+
     auto* helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&About Leasewatch"), this, &MainWindow::showAbout);
 
@@ -77,6 +89,7 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, QWidget* pa
     refreshLabel_ = new QLabel(this);
     statusBar()->addWidget(connLabel_);
     statusBar()->addWidget(serverLabel_, 1);
+    statusBar()->addPermanentWidget(leaseActions_->createOperatorModeIndicator(this));
     statusBar()->addPermanentWidget(refreshLabel_);
 
     connect(monitor_, &Monitor::refreshed, this, &MainWindow::onRefreshed);

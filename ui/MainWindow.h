@@ -7,6 +7,7 @@ class QLabel;
 class QTabWidget;
 
 namespace lw {
+class AuditLog;
 class Monitor;
 struct Snapshot;
 struct ConnectionStatus;
@@ -16,15 +17,19 @@ namespace lw::ui {
 
 class LeasesView;
 class LocksView;
+class LeaseActions;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    explicit MainWindow(Monitor* monitor, const QString& displayName, QWidget* parent = nullptr);
+    // `audit` (may be null) records operator actions locally.
+    MainWindow(Monitor* monitor, const QString& displayName, AuditLog* audit = nullptr,
+               QWidget* parent = nullptr);
 
     LeasesView* leasesView() const { return leases_; }
     LocksView* locksView() const { return locks_; }
+    LeaseActions* leaseActions() const { return leaseActions_; }
     QTabWidget* tabs() const { return tabs_; }
     QString connectionText() const;
     QString refreshText() const;
@@ -42,6 +47,7 @@ private:
     QTabWidget* tabs_;
     LeasesView* leases_;
     LocksView* locks_;
+    LeaseActions* leaseActions_;
     QLabel* serverLabel_;
     QLabel* connLabel_;
     QLabel* refreshLabel_;

@@ -179,6 +179,73 @@ BlockingForest buildForest(const Snapshot& s)
 }
 } // namespace
 
+QHash<int, QStringList> heldLockNamesByPid(const std::vector<LockView>& locks)
+{
+    QHash<int, QStringList> out;
+    for (const LockView& v : locks)
+        if (v.lock.granted)
+            out[v.lock.pid] << (v.name.isEmpty() ? advisoryKeyText(v.lock) : v.name);
+    return out;
+}
+
+std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cfg,
+                                     const QHash<int, QStringList>& heldNamesByPid)
+{
+    const Thresholds& th = cfg.thresholds;
+    std::vector<PoolGroup> groups;
+    QHash<QString, int> groupIndex;
+    for (const SessionRow& row : s.sessions) {
+        const QString key = groupKey(row, cfg.groupBy);
+        int gi = groupIndex.value(key, -1);
+        if (gi < 0) {
+            gi = int(groups.size());
+            groupIndex.insert(key, gi);
+            PoolGroup g;
+            g.key = key;
+            g.applicationName = row.applicationName;
+            g.clientAddr = row.clientAddr;
+            if (cfg.poolSizes.contains(key))
+                g.poolSize = cfg.poolSizes.value(key);
+            else if (cfg.poolSizes.contains(row.applicationName))
+                g.poolSize = cfg.poolSizes.value(row.applicationName);
+            g.pinnedForS = 1e300;
+            groups.push_back(g);
+        }
+        PoolGroup& g = groups[size_t(gi)];
+        ++g.total;
+        const bool holds = heldNamesByPid.contains(row.pid);
+        if (row.waitEventType == QLatin1String("Lock"))
+            ++g.waitingOnLock;
+        else if (row.state == QLatin1String("active"))
+            ++g.active;
+        else if (isIdle(row) && holds) {
+            ++g.idleHoldingAdvisory;
+            g.pinnedLockNames << heldNamesByPid.value(row.pid);
+            if (row.stateChange)
+                g.pinnedForS = std::min(g.pinnedForS, s.serverNow - *row.stateChange);
+        } else if (row.state == QLatin1String("idle"))
+            ++g.idle;
+        else if (row.state.startsWith(QLatin1String("idle in transaction")))
+            ++g.idleInTransaction;
+    }
+    for (PoolGroup& g : groups) {
+        if (g.idleHoldingAdvisory == 0)
+            g.pinnedForS = 0;
+        g.pinnedLockNames.sort();
+        // Pinned: every connection idle-holding (and more than one, or a configured pool of that size),
+        // or the configured share of the pool size reached.
+        const bool everyConnection = g.idleHoldingAdvisory == g.total && (g.total >= 2 || g.poolSize);
+        const bool share =
+            g.poolSize && *g.poolSize > 0 && g.idleHoldingAdvisory >= th.pinnedShare * *g.poolSize;
+        g.pinned = (everyConnection || share) && g.pinnedForS >= th.pinnedMinS;
+    }
+    std::sort(groups.begin(), groups.end(), [](const PoolGroup& x, const PoolGroup& y) {
+        return x.total != y.total ? x.total > y.total : x.key < y.key;
+    });
+
+    return groups;
+}
+
 Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig& cfg)
 {
     Analysis a;
@@ -279,51 +346,8 @@ Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig&
     }
 
     // Pools: every session grouped into a client instance.
-    QHash<QString, int> groupIndex;
-    for (const SessionRow& row : s.sessions) {
-        const QString key = groupKey(row, cfg.groupBy);
-        int gi = groupIndex.value(key, -1);
-        if (gi < 0) {
-            gi = int(a.groups.size());
-            groupIndex.insert(key, gi);
-            PoolGroup g;
-            g.key = key;
-            g.applicationName = row.applicationName;
-            g.clientAddr = row.clientAddr;
-            if (cfg.poolSizes.contains(key))
-                g.poolSize = cfg.poolSizes.value(key);
-            else if (cfg.poolSizes.contains(row.applicationName))
-                g.poolSize = cfg.poolSizes.value(row.applicationName);
-            g.pinnedForS = 1e300;
-            a.groups.push_back(g);
-        }
-        PoolGroup& g = a.groups[size_t(gi)];
-        ++g.total;
-        const bool holds = heldNamesByPid.contains(row.pid);
-        if (row.waitEventType == QLatin1String("Lock"))
-            ++g.waitingOnLock;
-        else if (row.state == QLatin1String("active"))
-            ++g.active;
-        else if (isIdle(row) && holds) {
-            ++g.idleHoldingAdvisory;
-            g.pinnedLockNames << heldNamesByPid.value(row.pid);
-            if (row.stateChange)
-                g.pinnedForS = std::min(g.pinnedForS, s.serverNow - *row.stateChange);
-        } else if (row.state == QLatin1String("idle"))
-            ++g.idle;
-        else if (row.state.startsWith(QLatin1String("idle in transaction")))
-            ++g.idleInTransaction;
-    }
-    for (PoolGroup& g : a.groups) {
-        if (g.idleHoldingAdvisory == 0)
-            g.pinnedForS = 0;
-        g.pinnedLockNames.sort();
-        // Pinned: every connection idle-holding (and more than one, or a configured pool of that size),
-        // or the configured share of the pool size reached.
-        const bool everyConnection = g.idleHoldingAdvisory == g.total && (g.total >= 2 || g.poolSize);
-        const bool share =
-            g.poolSize && *g.poolSize > 0 && g.idleHoldingAdvisory >= th.pinnedShare * *g.poolSize;
-        g.pinned = (everyConnection || share) && g.pinnedForS >= th.pinnedMinS;
+    a.groups = groupSessions(s, cfg, heldNamesByPid);
+    for (const PoolGroup& g : a.groups) {
         if (!g.pinned)
             continue;
         const int size = g.poolSize.value_or(g.total);
@@ -348,10 +372,6 @@ Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig&
                            "transaction-level lock. Terminating one pinned backend frees one connection.");
         a.findings.push_back(f);
     }
-    std::sort(a.groups.begin(), a.groups.end(), [](const PoolGroup& x, const PoolGroup& y) {
-        return x.total != y.total ? x.total > y.total : x.key < y.key;
-    });
-
     // Blocking chains (any lock type).
     a.blocking = buildForest(s);
     for (int root : a.blocking.roots) {

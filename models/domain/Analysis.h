@@ -126,6 +126,13 @@ struct Analysis
 
 Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig& cfg);
 
+// pid → names (or keys) of the advisory locks it holds, from resolved locks.
+QHash<int, QStringList> heldLockNamesByPid(const std::vector<LockView>& locks);
+// Sessions grouped into client instances (or by application, user, database) with their states;
+// `pinned` and the pinned lock names follow cfg's thresholds and pool sizes.
+std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cfg,
+                                     const QHash<int, QStringList>& heldNamesByPid);
+
 // Deadlocks per minute from two samples of pg_stat_database.deadlocks; nullopt across a reset.
 std::optional<double> deadlockRate(qint64 before, qint64 after, double seconds);
 

@@ -1,0 +1,569 @@
+#include "ForceExpire.h"
+
+#include "AuditLog.h"
+#include "Poller.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace lw {
+
+namespace {
+
+QString formatUtc(double epoch)
+{
+    if (!std::isfinite(epoch) || std::abs(epoch) > 1e13)
+        return QStringLiteral("(out of range)");
+    return QDateTime::fromMSecsSinceEpoch(qint64(std::llround(epoch * 1000.0)), Qt::UTC)
+               .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")) +
+           QStringLiteral(" UTC");
+}
+
+QString relative(std::optional<double> expires, std::optional<double> now)
+{
+    if (!expires)
+        return QStringLiteral("no expiry (NULL)");
+    if (!now)
+        return formatUtc(*expires);
+    return QStringLiteral("%1 (%2)").arg(formatCountdown(*expires - *now), formatUtc(*expires));
+}
+
+QString holderText(const std::optional<QString>& h)
+{
+    return h ? QStringLiteral("\"%1\"").arg(*h) : QStringLiteral("(no holder)");
+}
+
+// The expiry column as an instant, whatever its storage (same rule as the monitoring SELECT).
+QByteArray asInstant(const QByteArray& col, LeaseTableConfig::TimeKind kind, const QByteArray& zoneParam)
+{
+    switch (kind) {
+    case LeaseTableConfig::TimeKind::TimestampTz:
+        return col;
+    case LeaseTableConfig::TimeKind::NaiveUtc:
+        return "(" + col + " AT TIME ZONE 'UTC')";
+    case LeaseTableConfig::TimeKind::NaiveZone:
+        return "(" + col + " AT TIME ZONE " + zoneParam + "::text)";
+    }
+    return col;
+}
+
+// The server's now() in the column's own type: a naive column gets the wall time of its zone.
+QByteArray nowInColumnType(LeaseTableConfig::TimeKind kind, const QByteArray& zoneParam)
+{
+    switch (kind) {
+    case LeaseTableConfig::TimeKind::TimestampTz:
+        return "now()";
+    case LeaseTableConfig::TimeKind::NaiveUtc:
+        return "(now() AT TIME ZONE 'UTC')";
+    case LeaseTableConfig::TimeKind::NaiveZone:
+        return "(now() AT TIME ZONE " + zoneParam + "::text)";
+    }
+    return "now()";
+}
+
+struct Params
+{
+    std::vector<std::optional<QByteArray>> values;
+    QByteArray add(std::optional<QByteArray> v)
+    {
+        values.push_back(std::move(v));
+        return "$" + QByteArray::number(qsizetype(values.size()));
+    }
+};
+
+QByteArray qualifiedTable(const pg::Connection& conn, const LeaseTableConfig& cfg)
+{
+    return conn.quoteIdentifier(cfg.schema) + "." + conn.quoteIdentifier(cfg.table);
+}
+
+QString beforeJsonOf(const ForceExpireTarget& t)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("holder"), t.holder ? QJsonValue(*t.holder) : QJsonValue());
+    o.insert(QStringLiteral("taken_at"), t.takenAt ? QJsonValue(formatUtc(*t.takenAt)) : QJsonValue());
+    o.insert(QStringLiteral("expires_at"), t.expiresAt ? QJsonValue(formatUtc(*t.expiresAt)) : QJsonValue());
+    o.insert(QStringLiteral("expires_at_epoch"), t.expiresAt ? QJsonValue(*t.expiresAt) : QJsonValue());
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+std::optional<double> optDouble(const PGresult* r, int row, int col)
+{
+    if (!r || PQgetisnull(r, row, col))
+        return std::nullopt;
+    return std::strtod(PQgetvalue(r, row, col), nullptr);
+}
+
+std::optional<QString> optString(const PGresult* r, int row, int col)
+{
+    if (!r || PQgetisnull(r, row, col))
+        return std::nullopt;
+    return QString::fromUtf8(PQgetvalue(r, row, col), PQgetlength(r, row, col));
+}
+
+} // namespace
+
+QString ForceExpireTarget::auditBefore() const
+{
+    return beforeJsonOf(*this);
+}
+
+QString ForceExpireOutcome::auditAfter() const
+{
+    QJsonObject o;
+    if (currentHolder || currentExpiresAt || kind == Kind::Gone) {
+        o.insert(QStringLiteral("exists"), kind != Kind::Gone);
+        o.insert(QStringLiteral("holder"), currentHolder ? QJsonValue(*currentHolder) : QJsonValue());
+        o.insert(QStringLiteral("expires_at"),
+                 currentExpiresAt ? QJsonValue(formatUtc(*currentExpiresAt)) : QJsonValue());
+        o.insert(QStringLiteral("expires_at_epoch"),
+                 currentExpiresAt ? QJsonValue(*currentExpiresAt) : QJsonValue());
+    }
+    o.insert(QStringLiteral("changed"), changed());
+    if (serverNow)
+        o.insert(QStringLiteral("server_now"), formatUtc(*serverNow));
+    if (error.isError()) {
+        o.insert(QStringLiteral("sqlstate"), error.sqlstate);
+        o.insert(QStringLiteral("error"), error.message);
+    }
+    if (serverAudited)
+        o.insert(QStringLiteral("server_audited"), true);
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QString ForceExpireOutcome::key() const
+{
+    switch (kind) {
+    case Kind::Expired:
+        return QStringLiteral("expired");
+    case Kind::ChangedHands:
+        return QStringLiteral("changed_hands");
+    case Kind::Renewed:
+        return QStringLiteral("renewed");
+    case Kind::ExpiredAlready:
+        return QStringLiteral("expired_already");
+    case Kind::Gone:
+        return QStringLiteral("gone");
+    case Kind::NoPrivilege:
+        return QStringLiteral("no_privilege");
+    case Kind::LockTimeout:
+        return QStringLiteral("lock_timeout");
+    case Kind::Timeout:
+        return QStringLiteral("timeout");
+    case Kind::NotAllowed:
+        return QStringLiteral("not_allowed");
+    case Kind::Failed:
+        return QStringLiteral("failed");
+    }
+    return {};
+}
+
+QString ForceExpireOutcome::text() const
+{
+    switch (kind) {
+    case Kind::Expired:
+        return QStringLiteral("expired: its expiry is now the server's now() (%1); another instance may take "
+                              "it at its next attempt")
+            .arg(currentExpiresAt ? formatUtc(*currentExpiresAt) : QStringLiteral("?"));
+    case Kind::ChangedHands:
+        return QStringLiteral("not changed: the lease changed hands since it was shown — now held by %1, "
+                              "expires %2")
+            .arg(holderText(currentHolder), relative(currentExpiresAt, serverNow));
+    case Kind::Renewed:
+        return QStringLiteral("not changed: the holder renewed it since it was shown (so it is alive) — new "
+                              "expiry %1")
+            .arg(relative(currentExpiresAt, serverNow));
+    case Kind::ExpiredAlready:
+        return QStringLiteral("not changed: it had already expired (expiry %1; another console may have "
+                              "force-expired it)")
+            .arg(relative(currentExpiresAt, serverNow));
+    case Kind::Gone:
+        return QStringLiteral("not changed: the lease no longer exists");
+    case Kind::NoPrivilege:
+        return QStringLiteral("refused for lack of privilege: role %1 needs %2 — %3")
+            .arg(dbRole.isEmpty() ? QStringLiteral("(unknown)") : dbRole, privilegeNeeded,
+                 error.toDisplayString());
+    case Kind::LockTimeout:
+        return QStringLiteral("timed out waiting for the row lock (another session, probably the holder "
+                              "renewing, holds it); nothing was changed — %1")
+            .arg(error.toDisplayString());
+    case Kind::Timeout:
+        return QStringLiteral("timed out; nothing was changed — %1").arg(error.toDisplayString());
+    case Kind::NotAllowed:
+        return QStringLiteral("not sent: operator mode is off for this connection profile (start with "
+                              "--operator); nothing was written");
+    case Kind::Failed:
+        return QStringLiteral("failed; nothing was changed — %1").arg(error.toDisplayString());
+    }
+    return {};
+}
+
+ForceExpireRequest forceExpireRequestFor(const PollerConfig& cfg)
+{
+    ForceExpireRequest r;
+    r.connect = cfg.connect;
+    r.connect.readOnly = false;
+    r.connect.applicationName = QStringLiteral("leasewatch-operator");
+    r.connect.statementTimeoutMs = r.statementTimeoutMs;
+    r.connect.lockTimeoutMs = r.lockTimeoutMs;
+    r.table = cfg.leases;
+    r.operatorMode = cfg.operatorMode;
+    r.auditTable = cfg.auditTable;
+    r.osUser = localOsUser();
+    r.osHost = localHostName();
+    return r;
+}
+
+pg::Statement forceExpireStatement(const pg::Connection& conn, const ForceExpireRequest& req,
+                                   const ForceExpireTarget& t)
+{
+    const LeaseTableConfig& c = req.table;
+    Params p;
+    const QByteArray nameP = p.add(t.name.toUtf8());
+    const QByteArray holderP = p.add(t.holder ? std::optional<QByteArray>(t.holder->toUtf8()) : std::nullopt);
+    const QByteArray zoneP =
+        c.timeKind == LeaseTableConfig::TimeKind::NaiveZone ? p.add(c.zone.toUtf8()) : QByteArray();
+    const QByteArray exp = "l." + conn.quoteIdentifier(c.expiresAtColumn);
+    const QByteArray expInstant = asInstant(exp, c.timeKind, zoneP);
+
+    QByteArray expiryCond;
+    if (t.casOnExpiry && t.expiresAt) {
+        // The console read the expiry as extract(epoch)::float8; compare the same form with a 1 ms
+        // tolerance: exact float equality is representation-fragile, and any real renewal moves the
+        // expiry by far more than 1 ms.
+        const QByteArray shownP = p.add(QByteArray::number(*t.expiresAt, 'f', 6));
+        expiryCond = "abs(extract(epoch FROM " + expInstant + ")::float8 - " + shownP + "::float8) < 0.001";
+    } else if (t.casOnExpiry) {
+        expiryCond = exp + " IS NULL";
+    } else {
+        // Holder acknowledged as alive: renewals are expected, but an already expired lease has
+        // nothing left to force. clock_timestamp(), not now(): a second console whose transaction
+        // began just before the first one's must still see the first one's value as past.
+        expiryCond = "(" + exp + " IS NULL OR " + expInstant + " > clock_timestamp())";
+    }
+
+    QByteArray sql = "WITH u AS (UPDATE " + qualifiedTable(conn, c) + " AS l SET " +
+                     conn.quoteIdentifier(c.expiresAtColumn) + " = " + nowInColumnType(c.timeKind, zoneP) +
+                     " WHERE l." + conn.quoteIdentifier(c.nameColumn) + " = " + nameP + " AND l." +
+                     conn.quoteIdentifier(c.holderColumn) + "::text IS NOT DISTINCT FROM " + holderP +
+                     "::text AND " + expiryCond + " RETURNING l." + conn.quoteIdentifier(c.holderColumn) +
+                     "::text AS holder, extract(epoch FROM " + expInstant + ")::float8 AS expires, " + exp +
+                     "::text AS expires_text)";
+    QByteArray audited = "0";
+    if (const auto at = ServerAuditTable::parse(req.auditTable)) {
+        // Written in the same statement as the change: the two commit or fail together, and a CAS
+        // that changed nothing writes nothing server-side (only applied changes are recorded there;
+        // every attempt is recorded in the local audit log).
+        const QByteArray userP = p.add(req.osUser.toUtf8());
+        const QByteArray hostP = p.add(req.osHost.toUtf8());
+        const QByteArray actionP = p.add(QByteArrayLiteral("force-expire"));
+        const QByteArray targetP = p.add((c.qualifiedName() + QLatin1Char('/') + t.name).toUtf8());
+        const QByteArray beforeP = p.add(t.auditBefore().toUtf8());
+        sql += ", a AS (INSERT INTO " + at->quoted(conn) +
+               " (os_user, os_host, action, target, before, after, outcome) SELECT " + userP + "::text, " +
+               hostP + "::text, " + actionP + "::text, " + targetP + "::text, " + beforeP +
+               "::jsonb, jsonb_build_object('holder', u.holder, 'expires_at', u.expires_text, "
+               "'expires_at_epoch', u.expires), 'expired' FROM u RETURNING 1)";
+        audited = "(SELECT count(*) FROM a)";
+    }
+    sql += " SELECT u.holder, u.expires, " + audited + " FROM u";
+    return {sql, std::move(p.values)};
+}
+
+namespace {
+
+pg::Statement currentRowStatement(const pg::Connection& conn, const LeaseTableConfig& c, const QString& name)
+{
+    Params p;
+    const QByteArray nameP = p.add(name.toUtf8());
+    const QByteArray zoneP =
+        c.timeKind == LeaseTableConfig::TimeKind::NaiveZone ? p.add(c.zone.toUtf8()) : QByteArray();
+    const QByteArray exp = "l." + conn.quoteIdentifier(c.expiresAtColumn);
+    pg::Statement s;
+    s.sql = "SELECT l." + conn.quoteIdentifier(c.holderColumn) + "::text, extract(epoch FROM " +
+            asInstant(exp, c.timeKind, zoneP) +
+            ")::float8, extract(epoch FROM clock_timestamp())::float8 FROM " + qualifiedTable(conn, c) +
+            " AS l WHERE l." + conn.quoteIdentifier(c.nameColumn) + " = " + nameP + " LIMIT 1";
+    s.params = std::move(p.values);
+    return s;
+}
+
+// Classifies a failed statement into the outcome kinds the operator reads.
+void classifyError(ForceExpireOutcome& o, const pg::PgError& e, const ForceExpireRequest& req)
+{
+    o.error = e;
+    const auto audit = ServerAuditTable::parse(req.auditTable);
+    if (e.sqlstate == QLatin1String("55P03")) {
+        o.kind = ForceExpireOutcome::Kind::LockTimeout;
+    } else if (e.sqlstate == QLatin1String("57014") || e.kind == pg::PgError::Kind::Timeout) {
+        o.kind = ForceExpireOutcome::Kind::Timeout;
+    } else if (e.sqlstate == QLatin1String("42501")) {
+        o.kind = ForceExpireOutcome::Kind::NoPrivilege;
+        if (audit && e.message.contains(QStringLiteral("table %1").arg(audit->table)))
+            o.privilegeNeeded =
+                QStringLiteral("INSERT on the audit table %1 (GRANT INSERT ON %1 TO %2; "
+                               "GRANT USAGE ON SEQUENCE %3_id_seq TO %2)")
+                    .arg(audit->qualified(), o.dbRole.isEmpty() ? QStringLiteral("<role>") : o.dbRole,
+                         audit->qualified());
+        else
+            o.privilegeNeeded =
+                QStringLiteral("UPDATE on %1 (at least on column %2), with SELECT on it (GRANT UPDATE (%2) "
+                               "ON %1 TO %3)")
+                    .arg(req.table.qualifiedName(), req.table.expiresAtColumn,
+                         o.dbRole.isEmpty() ? QStringLiteral("<role>") : o.dbRole);
+    } else if (e.sqlstate == QLatin1String("42P01") && audit && e.message.contains(audit->table)) {
+        o.kind = ForceExpireOutcome::Kind::Failed;
+        o.error.hint = QStringLiteral("the server-side audit table %1 does not exist: create it from the "
+                                      "console (Leases ▸ Create server-side audit table) or remove it from "
+                                      "the profile")
+                           .arg(audit->qualified());
+    } else {
+        o.kind = ForceExpireOutcome::Kind::Failed;
+    }
+}
+
+ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, const ForceExpireTarget& t)
+{
+    ForceExpireOutcome o;
+    o.target = t;
+    std::vector<pg::Statement> stmts;
+    // READ COMMITTED on purpose: a concurrent renewal is re-checked against the new row version
+    // (and simply does not match) instead of raising a serialization error.
+    stmts.push_back({"BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE", {}});
+    stmts.push_back(
+        {"SELECT set_config('lock_timeout', $1, true), set_config('statement_timeout', $2, "
+         "true), current_user::text, extract(epoch FROM now())::float8",
+         {QByteArray::number(req.lockTimeoutMs) + "ms", QByteArray::number(req.statementTimeoutMs) + "ms"}});
+    stmts.push_back(forceExpireStatement(conn, req, t));
+    stmts.push_back(currentRowStatement(conn, req.table, t.name));
+    stmts.push_back({"COMMIT", {}});
+
+    const auto deadline = pg::Clock::now() + std::chrono::milliseconds(req.statementTimeoutMs + 3000);
+    std::vector<pg::StatementResult> res;
+    const pg::PgError first = conn.runPipeline(stmts, res, deadline);
+    if (res.size() == stmts.size() && res[1].result && PQntuples(res[1].result.get()) == 1) {
+        o.dbRole = optString(res[1].result.get(), 0, 2).value_or(QString());
+        o.serverNow = optDouble(res[1].result.get(), 0, 3);
+    }
+    if (first.isError()) {
+        classifyError(o, first, req);
+        // Leave no failed transaction behind on the connection used for the next lease.
+        if (conn.isOpen() && PQtransactionStatus(conn.raw()) != PQTRANS_IDLE) {
+            pg::ResultPtr r;
+            conn.exec({"ROLLBACK", {}}, r, pg::Clock::now() + std::chrono::seconds(2));
+        }
+        return o;
+    }
+    const PGresult* upd = res[2].result.get();
+    const PGresult* now = res[3].result.get();
+    if (!upd || !now || qstrcmp(PQcmdStatus(res[4].result.get()), "COMMIT") != 0) {
+        o.kind = ForceExpireOutcome::Kind::Failed;
+        o.error.kind = pg::PgError::Kind::Query;
+        o.error.message = QStringLiteral("the transaction did not commit");
+        return o;
+    }
+    if (PQntuples(upd) == 1) {
+        o.kind = ForceExpireOutcome::Kind::Expired;
+        o.currentHolder = optString(upd, 0, 0);
+        o.currentExpiresAt = optDouble(upd, 0, 1);
+        o.serverAudited = optDouble(upd, 0, 2).value_or(0) > 0;
+        return o;
+    }
+    // Nothing matched: say why, from the row as it is now.
+    if (PQntuples(now) == 0) {
+        o.kind = ForceExpireOutcome::Kind::Gone;
+        return o;
+    }
+    o.currentHolder = optString(now, 0, 0);
+    o.currentExpiresAt = optDouble(now, 0, 1);
+    // Judged on the clock at the read, not on now(): another console's now() may be later than ours.
+    const std::optional<double> readAt = optDouble(now, 0, 2);
+    if (o.currentHolder != t.holder)
+        o.kind = ForceExpireOutcome::Kind::ChangedHands;
+    else if (o.currentExpiresAt && readAt && *o.currentExpiresAt <= *readAt)
+        o.kind = ForceExpireOutcome::Kind::ExpiredAlready;
+    else
+        o.kind = ForceExpireOutcome::Kind::Renewed;
+    return o;
+}
+
+} // namespace
+
+std::vector<ForceExpireOutcome> forceExpire(const ForceExpireRequest& req,
+                                            const std::vector<ForceExpireTarget>& targets)
+{
+    std::vector<ForceExpireOutcome> out;
+    out.reserve(targets.size());
+    if (!req.operatorMode) {
+        // Refuse before connecting: without operator mode no write statement is ever sent.
+        for (const auto& t : targets) {
+            ForceExpireOutcome o;
+            o.target = t;
+            o.kind = ForceExpireOutcome::Kind::NotAllowed;
+            out.push_back(std::move(o));
+        }
+        return out;
+    }
+    pg::ConnectOptions opts = req.connect;
+    opts.readOnly = false;
+    if (opts.applicationName.isEmpty() || opts.applicationName == QLatin1String("leasewatch"))
+        opts.applicationName = QStringLiteral("leasewatch-operator"); // never mistaken for the monitor
+    opts.statementTimeoutMs = req.statementTimeoutMs;
+    opts.lockTimeoutMs = req.lockTimeoutMs;
+    pg::Connection conn;
+    pg::PgError connectError;
+    for (const auto& t : targets) {
+        // One attempt per lease; a connection lost on one lease is reopened for the next (that is
+        // a different lease, not a retry).
+        if (!conn.isOpen() && !connectError.isError()) {
+            connectError = conn.connect(opts);
+        }
+        if (connectError.isError()) {
+            ForceExpireOutcome o;
+            o.target = t;
+            o.kind = connectError.kind == pg::PgError::Kind::Timeout ? ForceExpireOutcome::Kind::Timeout
+                                                                     : ForceExpireOutcome::Kind::Failed;
+            o.error = connectError;
+            out.push_back(std::move(o));
+            continue;
+        }
+        out.push_back(runOne(conn, req, t));
+    }
+    conn.close(); // short-lived: the write connection never outlives the action
+    return out;
+}
+
+// ---- Evidence -------------------------------------------------------------------------------------
+
+bool sessionFromHost(const SessionRow& s, const QString& host)
+{
+    if (host.isEmpty())
+        return false;
+    QString addr = s.clientAddr;
+    if (const auto slash = addr.indexOf(QLatin1Char('/')); slash >= 0)
+        addr.truncate(slash);
+    if (!addr.isEmpty() && addr.compare(host, Qt::CaseInsensitive) == 0)
+        return true;
+    if (s.applicationName.isEmpty())
+        return false;
+    // A whole word: "app-1" matches "worker@app-1" and "app-1.example.com", not "app-12".
+    const QRegularExpression re(
+        QStringLiteral("(^|[^A-Za-z0-9.-])%1($|[^A-Za-z0-9-])").arg(QRegularExpression::escape(host)),
+        QRegularExpression::CaseInsensitiveOption);
+    return re.match(s.applicationName).hasMatch();
+}
+
+QString HolderEvidence::summary() const
+{
+    QString s = looksAlive ? QStringLiteral("looks alive") : QStringLiteral("looks dead");
+    const QStringList& why = looksAlive ? forAlive : forDead;
+    if (!why.isEmpty())
+        s += QStringLiteral(": ") + why.join(QStringLiteral("; "));
+    if (!unknowns.isEmpty())
+        s += QStringLiteral(" (") + unknowns.join(QStringLiteral("; ")) + QStringLiteral(")");
+    return s;
+}
+
+HolderEvidence assessHolder(const LeaseModel::Entry& e, const std::vector<SessionRow>& sessions,
+                            bool sessionsKnown, double serverNow, const LeasePolicy& policy)
+{
+    HolderEvidence ev;
+    const LeaseTrack& t = e.track;
+    ev.state = classifyLease(t, serverNow, policy);
+    if (e.holder.structured)
+        ev.holderHost = e.holder.host;
+    else if (t.row.holder)
+        ev.holderHost = t.row.holder->section(QLatin1Char(':'), 0, 0).trimmed(); // "host" or "host:…"
+    ev.sinceRenewal = secondsSinceRenewal(t, serverNow);
+    ev.renewalWindow = overdueAfter(t, policy);
+    // Within the window since the last renewal, or (none seen yet) since the console began watching.
+    ev.renewedInWindow = ev.sinceRenewal && ev.renewalWindow && *ev.sinceRenewal <= *ev.renewalWindow;
+
+    // The renewal record.
+    const QString renewal =
+        t.lastRenewal ? QStringLiteral("last renewal seen %1 ago").arg(formatDuration(*ev.sinceRenewal))
+                      : QStringLiteral("no renewal seen in the %1 the console has watched it")
+                            .arg(formatDuration(ev.sinceRenewal.value_or(0)));
+    const QString window = ev.renewalWindow
+                               ? QStringLiteral("renewal window %1").arg(formatDuration(*ev.renewalWindow))
+                               : QStringLiteral("renewal window unknown (TTL not known yet)");
+    switch (ev.state) {
+    case LeaseState::Stale:
+        ev.forDead << QStringLiteral("expired %1 ago and not taken over")
+                          .arg(formatDuration(serverNow - t.row.expiresAt.value_or(serverNow)));
+        ev.forDead << renewal + QStringLiteral(" (") + window + QStringLiteral(")");
+        break;
+    case LeaseState::RenewalOverdue:
+        ev.forDead << QStringLiteral("renewal overdue: ") + renewal + QStringLiteral(" (") + window +
+                          QStringLiteral(")");
+        break;
+    case LeaseState::Released:
+        ev.forDead << QStringLiteral("the row disappeared (released)");
+        break;
+    case LeaseState::Unknown:
+        ev.forAlive << QStringLiteral("cannot tell: the lease has no expiry");
+        break;
+    case LeaseState::TakenOver:
+        ev.forAlive << QStringLiteral("just taken over by this holder");
+        break;
+    case LeaseState::Held:
+    case LeaseState::ExpiringSoon:
+        if (ev.renewedInWindow && t.lastRenewal)
+            ev.forAlive << renewal + QStringLiteral(", within its ") + window;
+        else if (ev.renewedInWindow)
+            ev.forAlive << QStringLiteral("not expired; watched for %1, less than its %2, so no renewal "
+                                          "was due yet")
+                               .arg(formatDuration(ev.sinceRenewal.value_or(0)), window);
+        else
+            ev.forAlive << QStringLiteral("not expired (") + renewal + QStringLiteral("; ") + window +
+                               QStringLiteral(")");
+        break;
+    }
+
+    // Sessions from the holder's host.
+    ev.sessionsKnown = sessionsKnown;
+    if (!sessionsKnown) {
+        ev.unknowns << QStringLiteral("the session list is not available: cannot tell whether the holder's "
+                                      "host is still connected");
+    } else if (ev.holderHost.isEmpty()) {
+        ev.unknowns << QStringLiteral("the holder has no host part: its sessions cannot be matched");
+    } else {
+        for (const SessionRow& s : sessions)
+            if (sessionFromHost(s, ev.holderHost))
+                ev.hostSessions.push_back(s);
+        if (!ev.hostSessions.empty()) {
+            QStringList pids;
+            for (const SessionRow& s : ev.hostSessions)
+                pids << QString::number(s.pid);
+            ev.forAlive << QStringLiteral("%1 session(s) from host %2 still connected (pid %3)")
+                               .arg(ev.hostSessions.size())
+                               .arg(ev.holderHost, pids.join(QStringLiteral(", ")));
+        } else {
+            ev.forDead << QStringLiteral("no session from host %1 is connected").arg(ev.holderHost);
+        }
+    }
+    // Dead only when the lease itself says so (no renewal within its window) and no session from
+    // its host speaks against it. A lease without expiry ("cannot tell") counts as alive.
+    const bool leaseDead = ev.state == LeaseState::Stale || ev.state == LeaseState::RenewalOverdue ||
+                           ev.state == LeaseState::Released;
+    ev.looksAlive = !leaseDead || !ev.hostSessions.empty();
+    return ev;
+}
+
+ForceExpireTarget targetFor(const LeaseModel::Entry& e, const HolderEvidence& ev)
+{
+    ForceExpireTarget t;
+    t.name = e.track.row.name;
+    t.holder = e.track.row.holder;
+    t.takenAt = e.track.row.takenAt;
+    t.expiresAt = e.track.row.expiresAt;
+    // Shown as dead: a renewal since then proves it alive, so compare the expiry too.
+    t.casOnExpiry = ev.state == LeaseState::Stale || ev.state == LeaseState::RenewalOverdue ||
+                    ev.state == LeaseState::Released;
+    return t;
+}
+
+} // namespace lw

@@ -1,0 +1,139 @@
+#pragma once
+// Force-expiring leases (issue 7): the compare-and-set that ends the wait after a crashed holder,
+// without ever expiring a lease that another instance has taken meanwhile, and the evidence the
+// operator sees before confirming.
+//
+// Safety rules this file keeps:
+// - Nothing is sent unless operator mode is on (forceExpire() refuses and does not even connect).
+// - Writes go over a separate, short-lived read-write connection ("leasewatch-operator"), never
+//   the monitoring session, which stays read-only.
+// - One short transaction per lease (BEGIN READ WRITE, READ COMMITTED), bounded with
+//   SET LOCAL lock_timeout / statement_timeout (via set_config(…, true), so values are bound),
+//   so a renewer holding the row lock makes us fail fast instead of hanging.
+// - The row is never deleted: only the expiry column is set to the server's now(), in the column's
+//   own type (naive UTC: now() AT TIME ZONE 'UTC'; a named zone: now() AT TIME ZONE $zone).
+// - Nothing is retried silently: each lease gets exactly one attempt and one outcome in words.
+#include "LeaseModel.h"
+#include "domain/LeaseTable.h"
+#include "domain/Snapshot.h"
+#include "pg/PgConnection.h"
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace lw {
+
+// What the operator saw of one lease when the dialog was opened; the compare-and-set runs on it.
+struct ForceExpireTarget
+{
+    QString name;
+    std::optional<QString> holder;   // as shown (compared as text, NULL-safe)
+    std::optional<double> takenAt;   // as shown, epoch seconds (audit only)
+    std::optional<double> expiresAt; // as shown, epoch seconds
+    // Also require the expiry to be unchanged. Set for leases shown as dead (stale or renewal
+    // overdue): a renewal since then proves the holder alive, so the lease must not be touched.
+    // For a holder the operator explicitly acknowledged as alive only name + holder are compared,
+    // and the lease must still be unexpired (otherwise there is nothing left to force).
+    bool casOnExpiry = true;
+
+    QString auditBefore() const; // JSON: the values shown (holder, taken_at, expires_at)
+};
+
+struct ForceExpireOutcome
+{
+    enum class Kind {
+        Expired,        // the expiry is now the server's now()
+        ChangedHands,   // not changed: another holder has it now (currentHolder)
+        Renewed,        // not changed: same holder, renewed since shown (currentExpiresAt)
+        ExpiredAlready, // not changed: expiry moved but already past (another console forced it)
+        Gone,           // not changed: the row no longer exists
+        NoPrivilege,    // refused: the role lacks a privilege (privilegeNeeded)
+        LockTimeout,    // a renewer held the row lock longer than lock_timeout
+        Timeout,        // statement_timeout or our own deadline fired
+        NotAllowed,     // operator mode is off: nothing was sent
+        Failed,         // anything else (connection, read-only server, audit table missing…)
+    };
+    ForceExpireTarget target;
+    Kind kind = Kind::Failed;
+    std::optional<QString> currentHolder;   // after the attempt: the row as it is now
+    std::optional<double> currentExpiresAt; // epoch seconds
+    std::optional<double> serverNow;        // the transaction's now(), epoch seconds
+    QString privilegeNeeded;                // for NoPrivilege: "UPDATE on public.leases"
+    QString dbRole;                         // current_user of the write connection
+    bool serverAudited = false;             // a row was written to the server-side audit table
+    pg::PgError error;                      // for the failing kinds
+
+    bool changed() const { return kind == Kind::Expired; }
+    // One sentence for the dialog and the audit log.
+    QString text() const;
+    // Stable key for logs and tests: "expired", "changed_hands", "renewed", …
+    QString key() const;
+    QString auditAfter() const; // JSON: the values after (or as found), plus the error if any
+};
+
+struct ForceExpireRequest
+{
+    pg::ConnectOptions connect; // readOnly is forced off; applicationName "leasewatch-operator"
+    LeaseTableConfig table;
+    bool operatorMode = false;
+    QString auditTable; // optional server-side audit table ([schema.]table), written with the change
+    int lockTimeoutMs = 2000;
+    int statementTimeoutMs = 5000;
+    QString osUser; // for the server-side audit row
+    QString osHost;
+};
+
+// The request for a monitor's configuration (operator mode, audit table, table mapping, DSN).
+struct PollerConfig;
+ForceExpireRequest forceExpireRequestFor(const PollerConfig& cfg);
+
+// Runs the compare-and-set for each target, one transaction each, on one short-lived connection
+// (opened here, closed before returning). Blocks: call it off the UI thread. Results are in the
+// order of `targets`.
+std::vector<ForceExpireOutcome> forceExpire(const ForceExpireRequest& req,
+                                            const std::vector<ForceExpireTarget>& targets);
+
+// The UPDATE (with the optional audit INSERT in a data-modifying CTE) for one target; exposed for
+// tests and review. `conn` must be open (identifier quoting is libpq's).
+pg::Statement forceExpireStatement(const pg::Connection& conn, const ForceExpireRequest& req,
+                                   const ForceExpireTarget& t);
+
+// ---- Evidence: does the holder look dead or alive? ------------------------------------------------
+
+struct HolderEvidence
+{
+    LeaseState state = LeaseState::Unknown;
+    QString holderHost;                   // host part of the holder ("" when not parseable)
+    std::optional<double> sinceRenewal;   // seconds since the last renewal the console saw
+    std::optional<double> renewalWindow;  // overdue after this many seconds (nullopt: TTL unknown)
+    bool renewedInWindow = false;         // renewal seen within the window
+    bool sessionsKnown = false;           // the session list was available
+    std::vector<SessionRow> hostSessions; // sessions from the holder's host
+    bool looksAlive = true;               // needs the second confirmation
+    QStringList forAlive;                 // what speaks for the holder being alive
+    QStringList forDead;                  // … and for it being dead
+    QStringList unknowns;                 // what the console cannot tell
+    QString summary() const;              // "looks dead: …" / "looks alive: …"
+};
+
+// Pure function over what the console knows: the lease's track (LeaseModel entry) and the
+// sessions of the last refresh. `sessionsKnown` false means the list was not read (an empty list
+// then says nothing). A holder looks dead only if its lease is stale or its renewal overdue AND no
+// session from its host is connected; everything else (including "cannot tell") counts as alive.
+HolderEvidence assessHolder(const LeaseModel::Entry& e, const std::vector<SessionRow>& sessions,
+                            bool sessionsKnown, double serverNow, const LeasePolicy& policy);
+
+// Whether a session comes from `host`: client_addr equal to it (prefix length ignored), or the
+// application name containing it as a whole word (case-insensitive).
+bool sessionFromHost(const SessionRow& s, const QString& host);
+
+// The target as the dialog shows it (CAS on expiry for leases that look dead).
+ForceExpireTarget targetFor(const LeaseModel::Entry& e, const HolderEvidence& ev);
+
+} // namespace lw
+
+Q_DECLARE_METATYPE(std::vector<lw::ForceExpireOutcome>)

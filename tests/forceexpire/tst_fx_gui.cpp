@@ -1,0 +1,182 @@
+// The force-expire action with real widgets (offscreen) on the real test cluster: a real Monitor
+// feeds a real LeasesView; the operator selects a stale lease, presses Ctrl+E, reads the dialog,
+// confirms, and reads the outcome; the row in the database and the audit log say the same.
+#include "AuditLog.h"
+#include "AuditView.h"
+#include "ForceExpireDialog.h"
+#include "FxSupport.h"
+#include "LeaseActions.h"
+#include "LeasesView.h"
+#include "Monitor.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDir>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+using namespace lw;
+using namespace lw::fxtest;
+
+namespace {
+int rowOf(QTableView* table, const QString& name)
+{
+    for (int r = 0; r < table->model()->rowCount(); ++r)
+        if (table->model()->index(r, LeaseModel::Name).data().toString() == name)
+            return r;
+    return -1;
+}
+} // namespace
+
+class TestFxGui : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void forceExpireStaleAndAliveLeases()
+    {
+        test::TestDatabase db("fx_gui");
+        db.exec(kLeasesDdl);
+        db.exec("INSERT INTO leases VALUES ('stale-job', 'crashed-host:4242:dead', now() - interval '2 min', "
+                "now() - interval '30 s'), ('live-job', 'live-host:7:aa', now() - interval '5 s', now() + "
+                "interval '5 min')");
+        QTemporaryDir dir;
+        AuditLog audit(dir.filePath("audit.sqlite"));
+        QVERIFY(audit.isOpen());
+        Monitor monitor(monitorConfig(db.dsn(), true));
+        ui::LeasesView view(monitor.leases());
+        ui::LeaseActions actions(&view, &monitor, &audit);
+        QLabel* indicator = actions.createOperatorModeIndicator(&view);
+        view.resize(1100, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        monitor.start();
+        QTableView* table = view.table();
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 2, 10000);
+        QVERIFY(indicator->isVisible());
+        QCOMPARE(table->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QVERIFY(table->actions().contains(actions.forceExpireAction()));
+        QVERIFY(!actions.forceExpireAction()->isEnabled()); // nothing selected yet
+        QCOMPARE(actions.forceExpireAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+
+        // The stale lease: dead evidence, no second confirmation needed.
+        table->selectRow(rowOf(table, "stale-job"));
+        QVERIFY(actions.forceExpireAction()->isEnabled());
+        view.activateWindow();
+        table->setFocus();
+        if (QTest::qWaitForWindowActive(&view, 2000))
+            QTest::keyClick(table, Qt::Key_E, Qt::ControlModifier);
+        else
+            actions.forceExpireAction()->trigger(); // platform without activation: same slot
+        QTRY_VERIFY(actions.dialog());
+        ui::ForceExpireDialog* dlg = actions.dialog();
+        QTRY_VERIFY(dlg->isVisible());
+        const QString details = dlg->detailsText();
+        QVERIFY2(details.contains("stale-job") && details.contains("crashed-host") &&
+                     details.contains("4242"),
+                 qPrintable(details));
+        QVERIFY2(details.contains("holder looks dead") && details.contains("expired"), qPrintable(details));
+        const QString follows = dlg->findChild<QLabel*>("consequences")->text();
+        QVERIFY2(follows.contains("another instance may take the lease at its next attempt",
+                                  Qt::CaseInsensitive) &&
+                     follows.contains("the work may run twice") && follows.contains("no fencing token"),
+                 qPrintable(follows));
+        QVERIFY(!dlg->aliveCheckBox()->isVisible());
+        QVERIFY(dlg->confirmButton()->isEnabled());
+        QSignalSpy finished(&actions, &ui::LeaseActions::finished);
+        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        QTRY_VERIFY(dlg->outcomeText().contains("stale-job: expired: its expiry is now the server's now()"));
+        QVERIFY(dlg->closeButton()->isEnabled());
+        QCOMPARE(db.value("SELECT (expires_at > now() - interval '10 s' AND expires_at <= now())::text FROM "
+                          "leases WHERE name = 'stale-job'"),
+                 QStringLiteral("true"));
+        QCOMPARE(db.value("SELECT holder FROM leases WHERE name = 'stale-job'"),
+                 QStringLiteral("crashed-host:4242:dead"));
+        auto recs = audit.records();
+        QCOMPARE(int(recs.size()), 1);
+        QCOMPARE(recs[0].action, QStringLiteral("force-expire"));
+        QCOMPARE(recs[0].target, QStringLiteral("public.leases/stale-job"));
+        QCOMPARE(recs[0].outcomeKey, QStringLiteral("expired"));
+        QCOMPARE(recs[0].dbRole, db.value("SELECT current_user"));
+        QVERIFY(recs[0].database.startsWith(db.name()));
+        QTest::mouseClick(dlg->closeButton(), Qt::LeftButton);
+        QTRY_VERIFY(!actions.dialog());
+
+        // The live lease: looks alive, so the button waits for the explicit second confirmation.
+        table->clearSelection();
+        table->selectRow(rowOf(table, "live-job"));
+        actions.forceExpireAction()->trigger();
+        QTRY_VERIFY(actions.dialog());
+        dlg = actions.dialog();
+        QVERIFY(dlg->detailsText().contains("holder looks ALIVE"));
+        QVERIFY(dlg->aliveCheckBox()->isVisible());
+        QVERIFY(!dlg->confirmButton()->isEnabled());
+        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton); // ignored while disabled
+        QTest::qWait(200);
+        QCOMPARE(finished.count(), 1);
+        dlg->aliveCheckBox()->click();
+        QVERIFY(dlg->confirmButton()->isEnabled());
+        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 10000);
+        QTRY_VERIFY(dlg->outcomeText().contains("live-job: expired"));
+        QCOMPARE(db.value("SELECT (expires_at <= now())::text FROM leases WHERE name = 'live-job'"),
+                 QStringLiteral("true"));
+        QCOMPARE(int(audit.records().size()), 2);
+
+        // The audit view lists both, newest first.
+        actions.auditLogAction()->trigger();
+        QTRY_VERIFY(actions.auditView() && actions.auditView()->isVisible());
+        QTableWidget* log = actions.auditView()->table();
+        QCOMPARE(log->rowCount(), 2);
+        QCOMPARE(log->item(0, ui::AuditView::Target)->text(), QStringLiteral("public.leases/live-job"));
+        QVERIFY(log->item(0, ui::AuditView::Outcome)->text().startsWith("expired"));
+
+        const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+        QDir().mkpath(shots);
+        dlg->grab().save(shots + "/test-force-expire-dialog.png");
+        dlg->close();
+        actions.auditView()->close();
+    }
+
+    void operatorModeOffDisablesTheAction()
+    {
+        test::TestDatabase db("fx_gui_off");
+        db.exec(kLeasesDdl);
+        db.exec("INSERT INTO leases VALUES ('stale-job', 'crashed-host:4242:dead', now() - interval '2 min', "
+                "now() - interval '30 s')");
+        const QString before = db.value("SELECT expires_at::text FROM leases");
+        QTemporaryDir dir;
+        AuditLog audit(dir.filePath("audit.sqlite"));
+        Monitor monitor(monitorConfig(db.dsn(), false));
+        ui::LeasesView view(monitor.leases());
+        ui::LeaseActions actions(&view, &monitor, &audit);
+        QLabel* indicator = actions.createOperatorModeIndicator(&view);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        monitor.start();
+        QTRY_COMPARE_WITH_TIMEOUT(view.table()->model()->rowCount(), 1, 10000);
+        QVERIFY(!indicator->isVisible());
+        view.table()->selectRow(0);
+        QAction* act = actions.forceExpireAction();
+        QVERIFY(!act->isEnabled());
+        QVERIFY2(act->toolTip().contains("Operator mode is off"), qPrintable(act->toolTip()));
+        QVERIFY(!actions.createAuditTableAction()->isEnabled());
+        act->trigger();                // disabled: does nothing
+        actions.forceExpireSelected(); // even called directly: refuses
+        QTest::keyClick(view.table(), Qt::Key_E, Qt::ControlModifier);
+        QTest::qWait(300);
+        QVERIFY(!actions.dialog());
+        QVERIFY(!actions.isRunning());
+        QVERIFY(audit.records().empty());
+        QCOMPARE(db.value("SELECT expires_at::text FROM leases"), before);
+    }
+};
+
+QTEST_MAIN(TestFxGui)
+#include "tst_fx_gui.moc"

@@ -1,0 +1,280 @@
+#include "LeaseActions.h"
+
+#include "AuditLog.h"
+#include "AuditView.h"
+#include "ForceExpireDialog.h"
+#include "LeasesView.h"
+#include "Monitor.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+namespace lw::ui {
+
+QString LeaseActions::operatorModeOffTip()
+{
+    return tr("Operator mode is off for this connection profile: the console sends no writes. Start with "
+              "--operator to force-expire leases (on a separate connection; monitoring stays read-only).");
+}
+
+LeaseActions::LeaseActions(LeasesView* view, Monitor* monitor, AuditLog* audit, QObject* parent)
+    : QObject(parent), view_(view), monitor_(monitor), audit_(audit)
+{
+    qRegisterMetaType<std::vector<lw::ForceExpireOutcome>>();
+    forceExpire_ = new QAction(tr("Force-expire…"), this);
+    forceExpire_->setObjectName(QStringLiteral("forceExpireAction"));
+    forceExpire_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    forceExpire_->setStatusTip(tr("Set the selected leases' expiry to the server's now() (compare-and-set)"));
+    connect(forceExpire_, &QAction::triggered, this, &LeaseActions::forceExpireSelected);
+
+    showAudit_ = new QAction(tr("Audit log…"), this);
+    showAudit_->setObjectName(QStringLiteral("auditLogAction"));
+    connect(showAudit_, &QAction::triggered, this, &LeaseActions::showAuditLog);
+
+    createAuditTable_ = new QAction(tr("Create server-side audit table…"), this);
+    createAuditTable_->setObjectName(QStringLiteral("createAuditTableAction"));
+    connect(createAuditTable_, &QAction::triggered, this, &LeaseActions::createAuditTable);
+
+    QTableView* table = view_->table();
+    table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    table->addAction(forceExpire_);
+    table->addAction(showAudit_);
+    connect(table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &LeaseActions::updateEnabled);
+    connect(view_->proxy(), &QAbstractItemModel::modelReset, this, &LeaseActions::updateEnabled);
+    if (monitor_) {
+        // The configuration (operator mode) may change with a reconfigure; re-check on every status.
+        connect(monitor_, &Monitor::statusChanged, this, &LeaseActions::updateEnabled);
+    }
+    updateEnabled();
+}
+
+LeaseActions::~LeaseActions()
+{
+    // The worker posts its result to this object; joining first keeps `this` alive until then.
+    if (worker_.joinable())
+        worker_.join();
+}
+
+QLabel* LeaseActions::createOperatorModeIndicator(QWidget* parent) const
+{
+    auto* l = new QLabel(tr("OPERATOR MODE"), parent);
+    l->setObjectName(QStringLiteral("operatorModeIndicator"));
+    l->setToolTip(tr("Writes are allowed from this console (force-expire), on a separate short-lived "
+                     "connection; every action is recorded in the audit log."));
+    l->setStyleSheet(QStringLiteral("QLabel { color: white; background: #c62828; font-weight: bold; "
+                                    "padding: 1px 6px; border-radius: 3px; }"));
+    l->setVisible(monitor_ && monitor_->config().operatorMode);
+    return l;
+}
+
+void LeaseActions::updateEnabled()
+{
+    const bool op = monitor_ && monitor_->config().operatorMode;
+    const bool selected =
+        view_->table()->selectionModel() && view_->table()->selectionModel()->hasSelection();
+    forceExpire_->setEnabled(op && selected && !running_);
+    if (!op)
+        forceExpire_->setToolTip(operatorModeOffTip());
+    else if (running_)
+        forceExpire_->setToolTip(tr("A force-expire is running"));
+    else if (!selected)
+        forceExpire_->setToolTip(tr("Select one or more leases to force-expire"));
+    else
+        forceExpire_->setToolTip(tr("Force-expire the selected leases (asks for confirmation first)"));
+    const bool haveTable = monitor_ && ServerAuditTable::parse(monitor_->config().auditTable).has_value();
+    createAuditTable_->setEnabled(op && haveTable && !running_);
+    createAuditTable_->setToolTip(!op          ? operatorModeOffTip()
+                                  : !haveTable ? tr("The connection profile names no server-side audit table")
+                                               : tr("CREATE TABLE IF NOT EXISTS %1 on the monitored database")
+                                                     .arg(monitor_->config().auditTable));
+}
+
+void LeaseActions::forceExpireSelected()
+{
+    // Guard as well as disable: a shortcut or a test may trigger the slot directly.
+    if (!monitor_ || !monitor_->config().operatorMode || running_)
+        return;
+    if (dialog_) {
+        dialog_->raise();
+        return;
+    }
+    LeaseModel* model = monitor_->leases();
+    const auto rows = view_->table()->selectionModel()->selectedRows(LeaseModel::Name);
+    if (rows.isEmpty())
+        return;
+    const double now = model->serverNowEstimate();
+    const Snapshot& snap = monitor_->lastSnapshot();
+    // An empty session list says nothing (not read yet, or hidden): "unknown", never "no session".
+    const bool sessionsKnown = !snap.sessions.empty();
+    std::vector<ForceExpireDialog::Item> items;
+    for (const QModelIndex& proxyIndex : rows) {
+        const QModelIndex src = view_->proxy()->mapToSource(proxyIndex);
+        if (!src.isValid())
+            continue;
+        ForceExpireDialog::Item it;
+        it.entry = model->entry(src.row()); // a copy: what the operator sees now is what the CAS checks
+        it.evidence = assessHolder(it.entry, snap.sessions, sessionsKnown, now, model->policy());
+        it.target = targetFor(it.entry, it.evidence);
+        items.push_back(std::move(it));
+    }
+    if (items.empty())
+        return;
+    auto* dlg = new ForceExpireDialog(std::move(items), now, monitor_->config().leases.qualifiedName(),
+                                      view_->window());
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dialog_ = dlg;
+    connect(dlg, &ForceExpireDialog::confirmed, this, &LeaseActions::run);
+    dlg->open(); // window-modal, no nested event loop
+}
+
+void LeaseActions::startWorker(std::function<void()> body)
+{
+    if (worker_.joinable())
+        worker_.join(); // the previous one has already delivered its result
+    running_ = true;
+    updateEnabled();
+    worker_ = std::thread(std::move(body));
+}
+
+QString LeaseActions::databaseLabel() const
+{
+    if (!monitor_)
+        return {};
+    // Never the DSN itself: it may carry a password.
+    const ServerInfo& s = monitor_->lastSnapshot().server;
+    const QByteArray dsn = pg::normalizeDsn(monitor_->config().connect.dsn).toUtf8();
+    pg::ConninfoPtr opts(PQconninfoParse(dsn.constData(), nullptr));
+    QString host, port, db;
+    for (auto* o = opts.get(); o && o->keyword; ++o) {
+        if (!o->val)
+            continue;
+        if (qstrcmp(o->keyword, "host") == 0)
+            host = QString::fromUtf8(o->val);
+        else if (qstrcmp(o->keyword, "port") == 0)
+            port = QString::fromUtf8(o->val);
+        else if (qstrcmp(o->keyword, "dbname") == 0 || qstrcmp(o->keyword, "service") == 0)
+            db = QString::fromUtf8(o->val);
+    }
+    if (!s.database.isEmpty())
+        db = s.database;
+    QString where = host.isEmpty() ? QStringLiteral("(default host)") : host;
+    if (!port.isEmpty())
+        where += QLatin1Char(':') + port;
+    return QStringLiteral("%1 on %2").arg(db, where);
+}
+
+void LeaseActions::run(const std::vector<ForceExpireTarget>& targets)
+{
+    if (!monitor_ || running_)
+        return;
+    const ForceExpireRequest req = forceExpireRequestFor(monitor_->config());
+    // The attempt is on record before anything is sent: even a crash mid-action leaves a trace.
+    std::vector<qint64> ids;
+    const QString db = databaseLabel();
+    for (const ForceExpireTarget& t : targets) {
+        AuditRecord r;
+        r.database = db;
+        r.action = QStringLiteral("force-expire");
+        r.target = req.table.qualifiedName() + QLatin1Char('/') + t.name;
+        r.before = t.auditBefore();
+        r.outcome = tr("sent, no answer yet");
+        r.outcomeKey = QStringLiteral("pending");
+        ids.push_back(audit_ && audit_->append(r) ? r.id : 0);
+    }
+    startWorker([this, req, targets, ids] {
+        std::vector<ForceExpireOutcome> outcomes = forceExpire(req, targets);
+        QMetaObject::invokeMethod(
+            this, [this, outcomes = std::move(outcomes), ids] { onOutcomes(outcomes, ids); },
+            Qt::QueuedConnection);
+    });
+}
+
+void LeaseActions::onOutcomes(const std::vector<ForceExpireOutcome>& outcomes, const std::vector<qint64>& ids)
+{
+    running_ = false;
+    bool logged = true;
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+        const ForceExpireOutcome& o = outcomes[i];
+        const qint64 id = i < ids.size() ? ids[i] : 0;
+        logged =
+            logged && audit_ && id > 0 && audit_->complete(id, o.auditAfter(), o.text(), o.key(), o.dbRole);
+    }
+    if (dialog_) {
+        dialog_->showOutcomes(outcomes);
+        if (!logged)
+            dialog_->showFailure(dialog_->outcomeText() +
+                                 tr("\n\nWARNING: the local audit log could not record this: %1")
+                                     .arg(audit_ ? audit_->errorString() : tr("no audit log configured")));
+    }
+    updateEnabled();
+    Q_EMIT finished(outcomes);
+}
+
+void LeaseActions::showAuditLog()
+{
+    if (!auditView_) {
+        auditView_ = new AuditView(audit_, view_->window());
+        auditView_->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    auditView_->reload();
+    auditView_->show();
+    auditView_->raise();
+}
+
+void LeaseActions::createAuditTable()
+{
+    if (!monitor_ || !monitor_->config().operatorMode || running_)
+        return;
+    const PollerConfig cfg = monitor_->config();
+    auto* ask = new QMessageBox(QMessageBox::Question, tr("Create server-side audit table"),
+                                tr("Create the table %1 on the monitored database (if it does not exist)?\n\n"
+                                   "Columns: id, at, db_role, application_name, client_addr, os_user, "
+                                   "os_host, action, target, before (jsonb), after (jsonb), outcome.\n"
+                                   "Force-expire then writes its record there in the same transaction as "
+                                   "the change.")
+                                    .arg(cfg.auditTable),
+                                QMessageBox::Yes | QMessageBox::Cancel, view_->window());
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    connect(ask, &QMessageBox::buttonClicked, this, [this, ask, cfg](QAbstractButton* b) {
+        if (ask->standardButton(b) != QMessageBox::Yes || running_)
+            return;
+        pg::ConnectOptions opts = cfg.connect;
+        startWorker([this, opts, cfg] {
+            const CreateAuditTableResult r = createServerAuditTable(opts, cfg.auditTable, cfg.operatorMode);
+            QMetaObject::invokeMethod(
+                this,
+                [this, r, table = cfg.auditTable] {
+                    running_ = false;
+                    updateEnabled();
+                    if (audit_) {
+                        AuditRecord rec;
+                        rec.database = databaseLabel();
+                        rec.action = QStringLiteral("create-audit-table");
+                        rec.target = table;
+                        rec.after = r.statement;
+                        rec.outcome = r.message();
+                        rec.outcomeKey = r.error.isError() ? QStringLiteral("failed")
+                                         : r.existed       ? QStringLiteral("existed")
+                                                           : QStringLiteral("created");
+                        audit_->append(rec);
+                    }
+                    auto* box = new QMessageBox(
+                        r.error.isError() ? QMessageBox::Warning : QMessageBox::Information,
+                        tr("Server-side audit table"), r.message(), QMessageBox::Ok, view_->window());
+                    box->setAttribute(Qt::WA_DeleteOnClose);
+                    box->open();
+                    Q_EMIT auditTableResult(r.message(), !r.error.isError());
+                },
+                Qt::QueuedConnection);
+        });
+    });
+    ask->open();
+}
+
+} // namespace lw::ui
