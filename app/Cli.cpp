@@ -99,10 +99,12 @@ Invocation parseCommandLine(const QStringList& args)
         }
     } else if (p.isSet(demo)) {
         inv.mode = Invocation::Mode::Demo;
+    } else if (pos.isEmpty()) {
+        // Started from the desktop menu: the window asks for the database.
+        inv.mode = Invocation::Mode::GuiAsk;
     } else if (pos.size() != 1) {
         inv.mode = Invocation::Mode::Error;
-        inv.error = pos.isEmpty() ? QStringLiteral("no database given: leasewatch DSN, or leasewatch --demo")
-                                  : QStringLiteral("one DSN expected, got %1 arguments").arg(pos.size());
+        inv.error = QStringLiteral("one DSN expected, got %1 arguments").arg(pos.size());
         return inv;
     }
     inv.dsn = pos.value(0);
@@ -165,7 +167,7 @@ Invocation parseCommandLine(const QStringList& args)
         inv.quitAfterS = 5;
     }
     inv.config.connect.dsn = inv.dsn;
-    if (inv.mode != Invocation::Mode::Demo) {
+    if (inv.mode == Invocation::Mode::Gui || inv.mode == Invocation::Mode::Snapshot) {
         if (auto bad = pg::validateDsn(inv.dsn)) {
             inv.mode = Invocation::Mode::Error;
             inv.error = bad->toDisplayString();

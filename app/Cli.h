@@ -12,7 +12,7 @@ namespace lw::app {
 // must not need a display).
 struct Invocation
 {
-    enum class Mode { Gui, Demo, Snapshot, Help, Version, Error };
+    enum class Mode { Gui, GuiAsk /* no DSN: ask in the window */, Demo, Snapshot, Help, Version, Error };
     Mode mode = Mode::Gui;
     QString dsn;
     bool json = false;

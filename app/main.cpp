@@ -8,6 +8,8 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QTextStream>
 
@@ -65,6 +67,7 @@ int main(int argc, char** argv)
         return lw::app::runSnapshot(inv);
     }
     case lw::app::Invocation::Mode::Gui:
+    case lw::app::Invocation::Mode::GuiAsk:
     case lw::app::Invocation::Mode::Demo:
         break;
     }
@@ -81,6 +84,27 @@ int main(int argc, char** argv)
     std::unique_ptr<lw::app::Demo> demo;
     lw::PollerConfig cfg = inv.config;
     QString title = inv.dsn;
+    if (inv.mode == lw::app::Invocation::Mode::GuiAsk) {
+        // No profile store yet: ask for a connection string, keep what was typed on a bad entry.
+        QString dsn;
+        for (;;) {
+            bool ok = false;
+            dsn =
+                QInputDialog::getText(nullptr, QStringLiteral("Leasewatch — connect"),
+                                      QStringLiteral("Connection string, postgresql:// URI or service name\n"
+                                                     "(passwords come from ~/.pgpass or the service file):"),
+                                      QLineEdit::Normal, dsn, &ok);
+            if (!ok)
+                return 0;
+            const auto bad = lw::pg::validateDsn(dsn);
+            if (!bad && !dsn.trimmed().isEmpty())
+                break;
+            QMessageBox::warning(nullptr, QStringLiteral("Leasewatch"),
+                                 bad ? bad->toDisplayString() : QStringLiteral("Enter a connection string."));
+        }
+        cfg.connect.dsn = dsn;
+        title = dsn;
+    }
     if (inv.mode == lw::app::Invocation::Mode::Demo) {
         demo = std::make_unique<lw::app::Demo>();
         if (auto e = demo->start()) {

@@ -11,8 +11,10 @@ packages=(
   libpq-dev
   # PostgreSQL 15 server for the tests and the demo (the tests start their own throwaway cluster)
   postgresql-15 postgresql-contrib
-  # tests: offscreen/Xvfb screenshots, process tools
-  xvfb xauth procps faketime
+  # tests: offscreen/Xvfb screenshots, process tools, wall-clock skew, TLS certificates
+  xvfb xauth procps faketime openssl postgresql-client
+  # packaging (.deb via CPack) and its installation test
+  dpkg-dev file gzip lintian appstream desktop-file-utils jq
 )
 
 missing=()

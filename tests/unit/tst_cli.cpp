@@ -20,7 +20,8 @@ private Q_SLOTS:
         QTest::newRow("gui dsn") << QStringList{"lw", "host=/tmp dbname=x"} << int(Invocation::Mode::Gui);
         QTest::newRow("snapshot") << QStringList{"lw", "snapshot", "host=/tmp", "--json"}
                                   << int(Invocation::Mode::Snapshot);
-        QTest::newRow("no dsn") << QStringList{"lw"} << int(Invocation::Mode::Error);
+        QTest::newRow("no dsn: ask in the window") << QStringList{"lw"} << int(Invocation::Mode::GuiAsk);
+        QTest::newRow("two dsns") << QStringList{"lw", "host=a", "host=b"} << int(Invocation::Mode::Error);
         QTest::newRow("snapshot without dsn")
             << QStringList{"lw", "snapshot"} << int(Invocation::Mode::Error);
         QTest::newRow("bad dsn") << QStringList{"lw", "host='x"} << int(Invocation::Mode::Error);
