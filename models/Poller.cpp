@@ -145,6 +145,7 @@ Poller::Poller(PollerConfig cfg, quint64 generation, QObject* parent)
     qRegisterMetaType<lw::Snapshot>();
     qRegisterMetaType<lw::ConnectionStatus>();
     status_.since = QDateTime::currentDateTime();
+    conn_.setAbortFlag(&stopRequested_);
 }
 
 Poller::~Poller() = default;
@@ -154,6 +155,10 @@ void Poller::setStatus(ConnectionStatus::State st, const pg::PgError& err, int r
     const bool changed = st != status_.state || err.message != status_.error.message;
     if (changed)
         status_.since = QDateTime::currentDateTime();
+    if (st == ConnectionStatus::State::Connected)
+        status_.outageSince = {};
+    else if (st == ConnectionStatus::State::Disconnected && !status_.outageSince.isValid())
+        status_.outageSince = status_.since;
     status_.state = st;
     status_.error = err;
     status_.retryInMs = retryInMs;
@@ -184,6 +189,26 @@ bool Poller::ensureConnected(pg::PgError& err)
     return true;
 }
 
+pg::Statement Poller::hashStatement(const QStringList& names)
+{
+    // hashtext() on the monitored server itself: it changed between versions and follows collation.
+    return {"SELECT n, hashtext(n)::int8 FROM unnest($1::text[]) AS n", {textArrayLiteral(names)}};
+}
+
+void Poller::addHashes(const PGresult* r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < PQntuples(r); ++i)
+        hashCache_.insert(toString(r, i, 0), qint64(std::strtoll(PQgetvalue(r, i, 1), nullptr, 10)));
+    auto names = std::make_shared<KeyNames>();
+    for (auto it = hashCache_.constBegin(); it != hashCache_.constEnd(); ++it)
+        (*names)[it.value()] << it.key();
+    for (auto& list : *names)
+        list.sort();
+    keyNames_ = std::move(names);
+}
+
 Snapshot Poller::refreshOnce()
 {
     Snapshot s;
@@ -200,11 +225,22 @@ Snapshot Poller::refreshOnce()
     // The table check runs at connect and again every 10 refreshes while it fails (the table may appear).
     if (!leaseTableChecked_ || (leaseTableError_ && ++refreshesSinceCheck_ >= 10)) {
         std::vector<pg::StatementResult> res;
-        const pg::PgError e = conn_.runPipeline(leaseTableCheck(cfg_.leases), res, deadline);
+        std::vector<pg::Statement> check = leaseTableCheck(cfg_.leases);
+        // The profile's lock names are known now: hash them in the same round trip, so that even
+        // a one-shot snapshot resolves them (lease names follow from the next refresh on).
+        const QStringList known =
+            lockNameCandidates(cfg_, {}, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
+        if (!known.isEmpty())
+            check.push_back(hashStatement(known));
+        const pg::PgError e = conn_.runPipeline(check, res, deadline);
         if (e.needsReconnect()) {
             s.error = e;
             s.receivedWall = QDateTime::currentDateTime();
             return s;
+        }
+        if (!known.isEmpty() && res.size() == 3) {
+            addHashes(res[2].result.get());
+            res.pop_back();
         }
         leaseTableError_ = interpretLeaseTableCheck(cfg_.leases, res);
         leaseTableChecked_ = true;
@@ -318,18 +354,8 @@ Snapshot Poller::refreshOnce()
         }
     }
 
-    if (hashIdx >= 0) {
-        if (const PGresult* r = res[size_t(hashIdx)].result.get()) {
-            for (int i = 0; i < PQntuples(r); ++i)
-                hashCache_.insert(toString(r, i, 0), qint64(std::strtoll(PQgetvalue(r, i, 1), nullptr, 10)));
-            auto names = std::make_shared<KeyNames>();
-            for (auto it = hashCache_.constBegin(); it != hashCache_.constEnd(); ++it)
-                (*names)[it.value()] << it.key();
-            for (auto& list : *names)
-                list.sort();
-            keyNames_ = std::move(names);
-        }
-    }
+    if (hashIdx >= 0)
+        addHashes(res[size_t(hashIdx)].result.get());
     if (!keyNames_)
         keyNames_ = std::make_shared<KeyNames>();
     s.keyNames = keyNames_;
@@ -400,7 +426,7 @@ void Poller::setIntervalMs(int ms)
 
 void Poller::loop()
 {
-    if (!running_ || paused_)
+    if (!running_ || paused_ || stopRequested_.load())
         return;
     const qint64 started = monotonicMs();
     Snapshot s = refreshOnce();

@@ -12,6 +12,8 @@
 #include <QHash>
 #include <QObject>
 
+#include <atomic>
+
 class QTimer;
 
 namespace lw {
@@ -48,7 +50,10 @@ struct ConnectionStatus
     State state = State::Connecting;
     pg::PgError error; // why we are disconnected
     QDateTime since;   // when this state began (local wall time, display only)
-    int retryInMs = 0; // next attempt (Disconnected)
+    int retryInMs = 0; // next attempt (Disconnected), from `since`
+    // When the current outage began: kept across the Connecting/Disconnected rounds of reconnecting
+    // (`since` restarts with each attempt); null while connected. Local wall time, display only.
+    QDateTime outageSince;
     ServerInfo server;
 };
 
@@ -62,6 +67,10 @@ public:
     // Connects if needed and takes one refresh, synchronously, on the calling thread.
     Snapshot refreshOnce();
     const ConnectionStatus& status() const { return status_; }
+    // Thread-safe, one-way: the connect or refresh in progress gives up within ~50 ms and no other
+    // starts. Call it from the owning thread before quitting and joining the worker thread, so that
+    // joining never waits out a deadline against a hung server.
+    void requestStop() { stopRequested_.store(true); }
 
 public Q_SLOTS:
     void start();
@@ -78,6 +87,8 @@ private:
     bool ensureConnected(pg::PgError& err);
     void setStatus(ConnectionStatus::State st, const pg::PgError& err = {}, int retryInMs = 0);
     int nextBackoffMs();
+    static pg::Statement hashStatement(const QStringList& names);
+    void addHashes(const PGresult* r); // into the cache; rebuilds the shared key → names map
 
     PollerConfig cfg_;
     quint64 generation_;
@@ -96,6 +107,7 @@ private:
     bool running_ = false;
     QTimer* timer_ = nullptr;
     quint64 jitterState_;
+    std::atomic<bool> stopRequested_{false};
 };
 
 } // namespace lw

@@ -1,9 +1,12 @@
 #include "MainWindow.h"
 
 #include "LeaseActions.h"
+#include "LeaseModel.h"
 #include "LeasesView.h"
+#include "LocksModels.h"
 #include "LocksView.h"
 #include "Monitor.h"
+#include "OverviewView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,6 +18,7 @@
 #include <QRegularExpression>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -40,18 +44,29 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
 {
     setWindowTitle(QStringLiteral("Leasewatch — %1").arg(displayName_));
     tabs_ = new QTabWidget(this);
+    overview_ = new OverviewView(monitor_, tabs_);
     leases_ = new LeasesView(monitor_->leases(), tabs_);
-    tabs_->addTab(leases_, tr("Leases"));
     locks_ = new LocksView(monitor_, tabs_);
+    poolPage_ = pendingPage(tr("Connection-pool occupancy per application instance over time, against pool "
+                               "sizes and the cluster's limits."),
+                            tabs_);
+    tabs_->addTab(overview_, tr("Overview"));
+    tabs_->addTab(leases_, tr("Leases"));
     tabs_->addTab(locks_, locks_->tabText());
-    connect(locks_, &LocksView::tabTextChanged, this, [this](const QString& t) { tabs_->setTabText(1, t); });
-    tabs_->addTab(pendingPage(tr("Connection-pool occupancy per application instance over time, against pool "
-                                 "sizes and the cluster's limits."),
-                              tabs_),
-                  tr("Pool occupancy"));
+    tabs_->addTab(poolPage_, tr("Pool occupancy"));
     setCentralWidget(tabs_);
+    // Counts on the tabs and the worst state in the title: a glance from another window tells.
     connect(leases_, &LeasesView::summaryChanged, this,
-            [this](const QString& t) { tabs_->setTabText(0, t); });
+            [this](const QString& t) { tabs_->setTabText(tabs_->indexOf(leases_), t); });
+    connect(locks_, &LocksView::tabTextChanged, this,
+            [this](const QString& t) { tabs_->setTabText(tabs_->indexOf(locks_), t); });
+    connect(overview_, &OverviewView::statusChanged, this, [this](const QString& st) {
+        tabs_->setTabText(tabs_->indexOf(overview_), tr("Overview (%1)").arg(st));
+        setWindowTitle(QStringLiteral("Leasewatch — %1 — %2").arg(displayName_, st));
+    });
+    connect(overview_, &OverviewView::showLease, this, &MainWindow::showLease);
+    connect(overview_, &OverviewView::showSession, this, &MainWindow::showSession);
+    connect(overview_, &OverviewView::showPools, this, [this] { tabs_->setCurrentWidget(poolPage_); });
 
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
     auto* quit = fileMenu->addAction(tr("&Quit"), qApp, &QApplication::quit);
@@ -100,6 +115,35 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     t->start(1000);
     updateConnectionLabel();
     resize(1200, 720);
+}
+
+void MainWindow::showLease(const QString& name)
+{
+    tabs_->setCurrentWidget(leases_);
+    leases_->filterEdit()->clear();
+    QAbstractItemModel* m = leases_->table()->model();
+    for (int r = 0; r < m->rowCount(); ++r)
+        if (m->index(r, LeaseModel::Name).data(LeaseModel::KeyRole).toString() == name) {
+            leases_->table()->selectRow(r);
+            leases_->table()->scrollTo(m->index(r, 0));
+            leases_->table()->setFocus();
+            return;
+        }
+}
+
+void MainWindow::showSession(int pid)
+{
+    tabs_->setCurrentWidget(locks_);
+    if (pid <= 0)
+        return;
+    QAbstractItemModel* m = locks_->table()->model();
+    for (int r = 0; r < m->rowCount(); ++r)
+        if (m->index(r, 0).data(AdvisoryLockModel::PidRole).toInt() == pid) {
+            locks_->table()->selectRow(r);
+            locks_->table()->scrollTo(m->index(r, 0));
+            locks_->table()->setFocus();
+            return;
+        }
 }
 
 QString MainWindow::connectionText() const

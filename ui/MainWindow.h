@@ -17,6 +17,7 @@ namespace lw::ui {
 
 class LeasesView;
 class LocksView;
+class OverviewView;
 class LeaseActions;
 
 class MainWindow : public QMainWindow
@@ -29,6 +30,9 @@ public:
 
     LeasesView* leasesView() const { return leases_; }
     LocksView* locksView() const { return locks_; }
+    OverviewView* overviewView() const { return overview_; }
+    void showLease(const QString& name);
+    void showSession(int pid);
     LeaseActions* leaseActions() const { return leaseActions_; }
     QTabWidget* tabs() const { return tabs_; }
     QString connectionText() const;
@@ -47,6 +51,8 @@ private:
     QTabWidget* tabs_;
     LeasesView* leases_;
     LocksView* locks_;
+    OverviewView* overview_;
+    QWidget* poolPage_ = nullptr;
     LeaseActions* leaseActions_;
     QLabel* serverLabel_;
     QLabel* connLabel_;

@@ -347,6 +347,18 @@ Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig&
 
     // Pools: every session grouped into a client instance.
     a.groups = groupSessions(s, cfg, heldNamesByPid);
+    // No noise: a pinned pool is one finding, not one more per pinned session.
+    QSet<QString> pinnedGroups;
+    for (const PoolGroup& g : a.groups)
+        if (g.pinned)
+            pinnedGroups.insert(g.key);
+    a.findings.erase(std::remove_if(a.findings.begin(), a.findings.end(),
+                                    [&](const Finding& f) {
+                                        const SessionRow* fs = sessionOf(f.subject.toInt());
+                                        return f.kind == FindingKind::IdleHoldingAdvisory && fs &&
+                                               pinnedGroups.contains(groupKey(*fs, cfg.groupBy));
+                                    }),
+                     a.findings.end());
     for (const PoolGroup& g : a.groups) {
         if (!g.pinned)
             continue;

@@ -31,6 +31,30 @@ std::optional<PgError> validateDsn(const QString& dsn)
     return e;
 }
 
+QString majorVersionText(int v)
+{
+    // Before 10 the major version had two parts (9.6); from 10 on one (13).
+    if (v >= 100000)
+        return QString::number(v / 10000);
+    return QStringLiteral("%1.%2").arg(v / 10000).arg((v / 100) % 100);
+}
+
+std::optional<PgError> checkServerVersion(int serverVersionNum, int minServerVersionNum)
+{
+    if (minServerVersionNum <= 0 || serverVersionNum >= minServerVersionNum)
+        return std::nullopt;
+    PgError e;
+    // Not retried any faster than any other connect failure: the server may be upgraded in place.
+    e.kind = PgError::Kind::ConnectFailed;
+    e.message =
+        QStringLiteral("PostgreSQL %1 is older than the supported %2")
+            .arg(serverVersionNum > 0 ? majorVersionText(serverVersionNum) : QStringLiteral("(unknown)"),
+                 majorVersionText(minServerVersionNum));
+    e.hint = QStringLiteral("Leasewatch needs PostgreSQL %1 or newer; connect to a newer server")
+                 .arg(majorVersionText(minServerVersionNum));
+    return e;
+}
+
 namespace {
 QByteArray userOptions(const QByteArray& dsn)
 {
@@ -96,10 +120,17 @@ PgError Connection::connect(const ConnectOptions& opts)
             conn_.reset();
             PgError e;
             e.kind = PgError::Kind::Timeout;
-            e.message = QStringLiteral("timeout expired while connecting (%1 s)").arg(opts.connectTimeoutS);
+            e.message =
+                aborted()
+                    ? QStringLiteral("connection attempt abandoned: the console is stopping")
+                    : QStringLiteral("timeout expired while connecting (%1 s)").arg(opts.connectTimeoutS);
             return e;
         }
         st = PQconnectPoll(conn_.get());
+    }
+    if (auto tooOld = checkServerVersion(PQserverVersion(conn_.get()), opts.minServerVersionNum)) {
+        conn_.reset(); // do not keep a backend on a server we will not query
+        return *tooOld;
     }
     PQsetnonblocking(conn_.get(), 1);
     // Notices (e.g. from a server-side audit trigger) must not be written to our stderr.
@@ -116,10 +147,10 @@ bool Connection::waitSocket(Wait w, Clock::time_point deadline)
     for (;;) {
         const auto left =
             std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        if (left <= 0)
+        if (left <= 0 || aborted())
             return false;
         pollfd p{fd, short(w == Wait::Read ? POLLIN : (POLLIN | POLLOUT)), 0};
-        const int r = ::poll(&p, 1, int(std::min<long long>(left, 1000)));
+        const int r = ::poll(&p, 1, int(std::min<long long>(left, abort_ ? 50 : 1000)));
         if (r > 0)
             return true;
         if (r < 0 && errno != EINTR)

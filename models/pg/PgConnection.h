@@ -8,6 +8,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <vector>
@@ -15,6 +16,12 @@
 namespace lw::pg {
 
 using Clock = std::chrono::steady_clock;
+
+// Oldest server the console supports: PostgreSQL 13 (server_version_num 130000). The refresh reads
+// pg_stat_activity.backend_type (10+), uses CTEs AS MATERIALIZED (12+) and reads pg_locks.waitstart
+// only on 14+ (Poller's locksSql); 13 is the oldest release still supported upstream and tested here.
+// Older servers are refused right after connect with one clear message (checkServerVersion).
+inline constexpr int kMinServerVersionNum = 130000;
 
 struct ConnectOptions
 {
@@ -24,7 +31,15 @@ struct ConnectOptions
     int lockTimeoutMs = 1000;
     bool readOnly = true;     // default_transaction_read_only=on for the monitoring session
     int connectTimeoutS = 10; // our own deadline: libpq ignores connect_timeout in non-blocking connect
+    // Servers older than this are refused at connect; 0 accepts any (e.g. PgBouncer's admin console).
+    int minServerVersionNum = kMinServerVersionNum;
 };
+
+// "9.6" for 90624, "13" for 130004: the major version as PostgreSQL names it.
+QString majorVersionText(int serverVersionNum);
+// An error ("PostgreSQL 12 is older than the supported 13") if the server is older than the floor.
+std::optional<PgError> checkServerVersion(int serverVersionNum,
+                                          int minServerVersionNum = kMinServerVersionNum);
 
 // A bare word without '=' or '://' is taken as a service name from pg_service.conf.
 QString normalizeDsn(const QString& dsn);
@@ -70,6 +85,11 @@ public:
     int serverVersion() const { return conn_ ? PQserverVersion(conn_.get()) : 0; }
     int backendPid() const { return conn_ ? PQbackendPID(conn_.get()) : 0; }
 
+    // Once *flag is true, every wait gives up within ~50 ms (connect, refresh): a worker being shut
+    // down must not sit out a deadline against a hung server while the GUI thread joins it.
+    // The flag must outlive the connection; nullptr (default) disables this.
+    void setAbortFlag(const std::atomic<bool>* flag) { abort_ = flag; }
+
     // Quote with libpq's own quoting (needs an open connection: encoding-aware).
     QByteArray quoteIdentifier(const QString& ident) const;
 
@@ -78,8 +98,11 @@ private:
     bool waitSocket(Wait w, Clock::time_point deadline);
     void cancelAndDrain(Clock::time_point graceDeadline);
 
+    bool aborted() const { return abort_ && abort_->load(std::memory_order_relaxed); }
+
     ConnPtr conn_;
     qint64 lastBytes_ = 0;
+    const std::atomic<bool>* abort_ = nullptr;
 };
 
 } // namespace lw::pg

@@ -1,5 +1,6 @@
 #include "PgError.h"
 
+#include <QRegularExpression>
 #include <QStringList>
 
 namespace lw::pg {
@@ -35,6 +36,14 @@ QString adviceFor(const QString& sqlstate, const QString& message)
         message.contains(QLatin1String("password authentication failed")))
         return QStringLiteral(
             "check the user name and the password in ~/.pgpass, PGPASSFILE or the service file");
+    if ((sqlstate.isEmpty() || sqlstate == QLatin1String("28000")) &&
+        message.contains(QLatin1String("role \"")) && message.contains(QLatin1String("does not exist")))
+        return QStringLiteral(
+            "check the user name (user=…) in the connection string: no such role on this server");
+    if (message.contains(QLatin1String("no password supplied")))
+        return QStringLiteral(
+            "the server asks for a password and none was found: add it to ~/.pgpass, PGPASSFILE "
+            "or the service file");
     if (sqlstate == QLatin1String("28000") || message.contains(QLatin1String("no pg_hba.conf entry")))
         return QStringLiteral(
             "the server's pg_hba.conf does not admit this user/host; ask the DBA for an entry");
@@ -50,6 +59,18 @@ QString adviceFor(const QString& sqlstate, const QString& message)
             "grant the monitoring role SELECT on the table (and pg_monitor for other sessions)");
     if (sqlstate == QLatin1String("53300"))
         return QStringLiteral("the server has no free connection slot; wait or ask the DBA to free one");
+    // Connection loss: say why if we know, and that nothing needs doing.
+    if (sqlstate == QLatin1String("57P01"))
+        return QStringLiteral(
+            "an administrator or a server shutdown ended the session; the console reconnects "
+            "by itself");
+    if (sqlstate == QLatin1String("57P02"))
+        return QStringLiteral("the server is restarting after a crash; the console reconnects by itself");
+    if (message.contains(QLatin1String("server closed the connection unexpectedly")))
+        return QStringLiteral("the server ended the session (restart, crash or administrator); the console "
+                              "reconnects by itself");
+    if (message.contains(QLatin1String("did not answer within the refresh deadline")))
+        return QStringLiteral("the server or the network hangs; the console reconnects with backoff");
     if (sqlstate == QLatin1String("57P03"))
         return QStringLiteral("the server is starting up or recovering; the console retries by itself");
     if (sqlstate == QLatin1String("57014"))
@@ -61,6 +82,17 @@ QString adviceFor(const QString& sqlstate, const QString& message)
         return QStringLiteral("no server listens on that Unix socket; check host= and port=");
     if (message.contains(QLatin1String("could not translate host name")))
         return QStringLiteral("the host name does not resolve; check host= in the connection string");
+    // TLS with sslmode=verify-ca/verify-full (libpq's own words).
+    if (message.contains(QLatin1String("certificate verify failed")))
+        return QStringLiteral("the server's certificate is not signed by the CA in sslrootcert=…; point "
+                              "sslrootcert at the CA that issued it");
+    if (message.contains(QLatin1String("does not match host name")))
+        return QStringLiteral("the server's certificate does not name this host: connect with a host name it "
+                              "names (host=…) or have the certificate reissued");
+    if (message.contains(QLatin1String("root certificate file")) &&
+        message.contains(QLatin1String("does not exist")))
+        return QStringLiteral("certificate verification needs the issuing CA: set sslrootcert=… to its file "
+                              "(default ~/.postgresql/root.crt)");
     if (message.contains(QLatin1String("timeout expired")))
         return QStringLiteral("the server did not answer in time; check the network and the server");
     return {};
@@ -101,16 +133,32 @@ PgError PgError::fromConnection(const PGconn* conn, Kind kind)
 {
     PgError e;
     e.kind = kind;
-    // libpq joins attempts for several hosts with newlines and indents its own hints with a tab:
-    // the last unindented line is the cause of the final attempt.
+    // libpq (14+) reports each attempt (host, address) on a line starting "connection to server …"
+    // and follows it with hints, mostly tab-indented but not all ("Either provide the file …",
+    // "password retrieved from file …"): the cause of the final attempt is the last attempt line.
+    // Without one (name resolution, client-side failures) it is the last unindented line.
     const QString msg = conn ? QString::fromUtf8(PQerrorMessage(conn)) : QStringLiteral("out of memory");
-    for (const QString& line : msg.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-        if (!line.startsWith(QLatin1Char('\t')) && !line.trimmed().isEmpty())
-            e.message = line.trimmed();
+    static const QRegularExpression passfileRe(QStringLiteral("^password retrieved from file \"(.*)\"$"));
+    QString lastAttempt, lastLine, passfile;
+    for (const QString& line : msg.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QString t = line.trimmed();
+        if (line.startsWith(QLatin1Char('\t')) || t.isEmpty())
+            continue;
+        if (const auto m = passfileRe.match(t); m.hasMatch()) {
+            passfile = m.captured(1);
+            continue;
+        }
+        if (t.startsWith(QLatin1String("connection to server")))
+            lastAttempt = t;
+        lastLine = t;
+    }
+    e.message = lastAttempt.isEmpty() ? lastLine : lastAttempt;
     if (e.message.isEmpty())
         e.message = QStringLiteral("connection failed");
-    if (e.message.startsWith(QLatin1String("FATAL:")))
-        e.message = e.message.mid(6).trimmed();
+    // The server's severity tag inside libpq's text ("… failed: FATAL:  password …") says nothing to
+    // the operator.
+    static const QRegularExpression severityRe(QStringLiteral("(^|: )(?:FATAL|PANIC|ERROR):\\s+"));
+    e.message.replace(severityRe, QStringLiteral("\\1"));
     if (e.message.contains(QLatin1String("password authentication failed")))
         e.sqlstate = QStringLiteral("28P01");
     else if (e.message.contains(QLatin1String("database \"")) &&
@@ -121,8 +169,14 @@ PgError PgError::fromConnection(const PGconn* conn, Kind kind)
         e.sqlstate = QStringLiteral("53300");
     else if (e.message.contains(QLatin1String("the database system is")))
         e.sqlstate = QStringLiteral("57P03");
-    else if (e.message.contains(QLatin1String("no pg_hba.conf entry")))
+    else if (e.message.contains(QLatin1String("no pg_hba.conf entry")) ||
+             (e.message.contains(QLatin1String("role \"")) &&
+              e.message.contains(QLatin1String("does not exist"))))
         e.sqlstate = QStringLiteral("28000");
+    if (e.sqlstate == QLatin1String("28P01") && !passfile.isEmpty())
+        e.hint =
+            QStringLiteral("check the user name and the password for it in \"%1\" (the password file used)")
+                .arg(passfile);
     return e;
 }
 

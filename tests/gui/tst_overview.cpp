@@ -1,0 +1,128 @@
+// The overview on the real test cluster while the simulator runs a pinned pool and a crashed lease
+// holder: without any click it names both incidents in words; the keyboard reaches the detail; the
+// headless snapshot carries the same words.
+#include "LeaseModel.h"
+#include "LeasesView.h"
+#include "MainWindow.h"
+#include "Monitor.h"
+#include "OverviewView.h"
+#include "TestCluster.h"
+#include "domain/Analysis.h"
+#include "sim/Simulator.h"
+
+#include <QDir>
+#include <QListView>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+using namespace lw;
+
+class TestOverview : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void namesPinnedPoolAndStaleLeaseWithoutAClick()
+    {
+        test::TestDatabase db("overview");
+        sim::Options so;
+        so.dsn = db.dsn();
+        for (const char* spec : {"pinned-pool:pool=4,waiters=2,hold=0",
+                                 "crashed-holder:ttl=3,crash_after=1,interval=60,every=120,flaky=0"}) {
+            QString err;
+            so.scenarios.push_back(*sim::parseScenario(QString::fromLatin1(spec), &err));
+        }
+        sim::Simulator simulator(so);
+        QVERIFY(!simulator.start());
+
+        PollerConfig cfg;
+        cfg.connect.dsn = db.dsn();
+        cfg.intervalMs = 250;
+        cfg.analysis.thresholds.pinnedMinS = 1;
+        cfg.lockNames = {"billing-job-1", "billing-job-2", "billing-job-3", "billing-job-4"};
+        Monitor monitor(cfg);
+        ui::MainWindow w(&monitor, QStringLiteral("overview test"));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        monitor.start();
+        QCOMPARE(w.tabs()->currentWidget(), w.overviewView()); // the first thing shown
+
+        QListView* list = w.overviewView()->list();
+        auto shown = [&] {
+            QStringList titles;
+            for (int r = 0; r < list->model()->rowCount(); ++r)
+                titles << list->model()->index(r, 0).data().toString();
+            return titles;
+        };
+        auto find = [&](const QString& a, const QString& b) {
+            for (const QString& t : shown())
+                if (t.contains(a) && t.contains(b))
+                    return t;
+            return QString();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!find("billing-api", "4 of 4").isEmpty(), 20000);
+        // The stale lease names the lease and its old holder (host and pid of the crashed instance).
+        QTRY_VERIFY_WITH_TIMEOUT(!find("crashed-job expired", "nobody has taken it over").isEmpty(), 20000);
+        const QString stale = find("crashed-job expired", "nobody has taken it over");
+        const int row = monitor.leases()->rowOfKey("crashed-job");
+        QVERIFY(row >= 0);
+        const auto& holder = monitor.leases()->entry(row).holder;
+        QVERIFY(holder.structured);
+        QVERIFY2(stale.contains(QStringLiteral("%1 (pid %2)").arg(holder.host).arg(holder.pid)),
+                 qPrintable(stale));
+        QVERIFY(w.overviewView()->healthText().contains("problem"));
+        QVERIFY(w.windowTitle().contains("problem")); // the worst state reaches the title
+        // Pinned sessions are one finding, not one more per session.
+        int idleHolding = 0;
+        for (int r = 0; r < list->model()->rowCount(); ++r)
+            idleHolding += list->model()->index(r, 0).data(FindingsModel::KindRole).toString() ==
+                           "idle_holding_advisory_lock";
+        QCOMPARE(idleHolding, 0);
+
+        const QString dir = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+        QDir().mkpath(dir);
+        QVERIFY(w.grab().save(dir + "/test-overview.png"));
+
+        // Keyboard only: move to the stale-lease card and press Enter → the lease is selected.
+        list->setFocus();
+        int staleRow = -1;
+        for (int r = 0; r < list->model()->rowCount(); ++r)
+            if (list->model()->index(r, 0).data(FindingsModel::KindRole).toString() == "stale_lease")
+                staleRow = r;
+        QVERIFY(staleRow >= 0);
+        list->setCurrentIndex(list->model()->index(0, 0));
+        for (int i = 0; i < staleRow; ++i)
+            QTest::keyClick(list, Qt::Key_Down);
+        QCOMPARE(list->currentIndex().row(), staleRow);
+        QTest::keyClick(list, Qt::Key_Return);
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.leasesView()));
+        const auto sel = w.leasesView()->table()->selectionModel()->selectedRows(LeaseModel::Name);
+        QCOMPARE(sel.size(), 1);
+        QCOMPARE(sel.first().data().toString(), QStringLiteral("crashed-job"));
+
+        // The terminal reads the same diagnosis, in the same words (with the default thresholds: a pool
+        // counts as pinned after 5 s).
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const auto& a = monitor.lastSnapshot().analysis;
+                if (a)
+                    for (const PoolGroup& g : a->groups)
+                        if (g.pinned && g.pinnedForS > 6)
+                            return true;
+                return false;
+            }(),
+            20000);
+        const auto r = test::runProcess(QStringLiteral(LEASEWATCH_BIN),
+                                        {"snapshot", db.dsn(), "--lock-names",
+                                         "billing-job-1,billing-job-2,billing-job-3,billing-job-4"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(
+            r.out.contains("pooled connections are idle holding advisory locks hashtext('billing-job-1')"),
+            qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("holder %1 (pid %2)").arg(holder.host).arg(holder.pid)),
+                 qPrintable(r.out));
+    }
+};
+
+QTEST_MAIN(TestOverview)
+#include "tst_overview.moc"

@@ -1,0 +1,200 @@
+#include "OverviewView.h"
+
+#include "Monitor.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QPainter>
+#include <QPushButton>
+#include <QStyledItemDelegate>
+#include <QVBoxLayout>
+
+namespace lw::ui {
+
+namespace {
+QColor severityColor(int s)
+{
+    return s >= 3 ? QColor(0xc6, 0x28, 0x28) : s == 2 ? QColor(0xe0, 0x82, 0x00) : QColor(0x60, 0x7d, 0x8b);
+}
+
+QString severityWord(int s)
+{
+    return s >= 3 ? QStringLiteral("CRITICAL") : s == 2 ? QStringLiteral("WARNING") : QStringLiteral("NOTE");
+}
+
+// A finding as a card: severity bar and word, the title, what it means, what fixes it, since when.
+class CardDelegate : public QStyledItemDelegate
+{
+public:
+    CardDelegate(Monitor* m, QObject* parent) : QStyledItemDelegate(parent), monitor_(m) {}
+
+    QSize sizeHint(const QStyleOptionViewItem& opt, const QModelIndex&) const override
+    {
+        return QSize(opt.rect.width(), 4 * opt.fontMetrics.height() + 18);
+    }
+
+    void paint(QPainter* p, const QStyleOptionViewItem& opt, const QModelIndex& idx) const override
+    {
+        p->save();
+        const bool selected = opt.state & QStyle::State_Selected;
+        const int sev = idx.data(FindingsModel::SeverityRole).toInt();
+        const QColor c = severityColor(sev);
+        QRect r = opt.rect.adjusted(4, 3, -4, -3);
+        p->setRenderHint(QPainter::Antialiasing);
+        p->setPen(selected ? QPen(opt.palette.highlight().color(), 2) : QPen(QColor(0xdd, 0xdd, 0xdd)));
+        p->setBrush(selected ? opt.palette.highlight().color().lighter(185) : QColor(0xff, 0xff, 0xff));
+        p->drawRoundedRect(r, 4, 4);
+        p->fillRect(QRect(r.left(), r.top(), 6, r.height()), c);
+        const int lh = opt.fontMetrics.height();
+        QRect text = r.adjusted(14, 5, -8, -4);
+        QFont bold = opt.font;
+        bold.setBold(true);
+        p->setFont(bold);
+        p->setPen(c);
+        const QString word = severityWord(sev);
+        p->drawText(QRect(text.left(), text.top(), kLeft, lh), Qt::AlignLeft | Qt::AlignVCenter, word);
+        p->setPen(QColor(0x21, 0x21, 0x21));
+        const QRect titleRect(text.left() + kLeft, text.top(), text.width() - kLeft, lh);
+        p->drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
+                    QFontMetrics(bold).elidedText(idx.data().toString(), Qt::ElideRight, titleRect.width()));
+        p->setFont(opt.font);
+        p->setPen(QColor(0x42, 0x42, 0x42));
+        const QRect expl(text.left() + kLeft, text.top() + lh + 2, text.width() - kLeft, lh);
+        p->drawText(expl, Qt::AlignLeft | Qt::AlignVCenter,
+                    opt.fontMetrics.elidedText(idx.data(FindingsModel::ExplanationRole).toString(),
+                                               Qt::ElideRight, expl.width()));
+        const QRect fix(text.left() + kLeft, text.top() + 2 * lh + 4, text.width() - kLeft, lh);
+        p->setPen(QColor(0x2e, 0x7d, 0x32));
+        p->drawText(
+            fix, Qt::AlignLeft | Qt::AlignVCenter,
+            opt.fontMetrics.elidedText(QStringLiteral("Fix: ") + idx.data(FindingsModel::FixRole).toString(),
+                                       Qt::ElideRight, fix.width()));
+        const double since = idx.data(FindingsModel::SinceRole).toDouble();
+        const double now = monitor_->leases()->serverNowEstimate();
+        p->setPen(QColor(0x75, 0x75, 0x75));
+        p->drawText(
+            QRect(text.left(), text.top() + lh + 2, kLeft - 6, 2 * lh + 2), Qt::AlignLeft | Qt::AlignTop,
+            QStringLiteral("since %1\n(%2)")
+                .arg(
+                    QDateTime::fromMSecsSinceEpoch(qint64(since * 1000)).toString(QStringLiteral("HH:mm:ss")),
+                    formatDuration(std::max(0.0, now - since))));
+        p->restore();
+    }
+
+private:
+    static constexpr int kLeft = 118; // severity word and "since" column
+    Monitor* monitor_;
+};
+
+QString problems(int n)
+{
+    return n == 1 ? QStringLiteral("1 problem") : QStringLiteral("%1 problems").arg(n);
+}
+} // namespace
+
+OverviewView::OverviewView(Monitor* monitor, QWidget* parent) : QWidget(parent), monitor_(monitor)
+{
+    health_ = new QLabel(this);
+    health_->setTextFormat(Qt::RichText);
+    health_->setWordWrap(true);
+    list_ = new QListView(this);
+    list_->setModel(monitor_->findings());
+    list_->setItemDelegate(new CardDelegate(monitor_, list_));
+    list_->setSelectionMode(QAbstractItemView::SingleSelection);
+    list_->setSpacing(1);
+    list_->setUniformItemSizes(true);
+    detail_ = new QLabel(this);
+    detail_->setWordWrap(true);
+    detail_->setTextFormat(Qt::RichText);
+    open_ = new QPushButton(tr("Show details"), this);
+    open_->setEnabled(false);
+    connect(open_, &QPushButton::clicked, this, &OverviewView::openCurrent);
+    connect(list_, &QListView::activated, this, &OverviewView::openCurrent); // Enter and double-click
+    connect(list_->selectionModel(), &QItemSelectionModel::currentChanged, this, &OverviewView::refresh);
+
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(detail_, 1);
+    bottom->addWidget(open_, 0, Qt::AlignTop);
+    auto* lay = new QVBoxLayout(this);
+    lay->addWidget(health_);
+    lay->addWidget(list_, 1);
+    lay->addLayout(bottom);
+
+    connect(monitor_, &Monitor::refreshed, this, &OverviewView::refresh);
+    connect(monitor_, &Monitor::statusChanged, this, &OverviewView::refresh);
+    refresh();
+}
+
+QString OverviewView::shortStatus() const
+{
+    const FindingsModel* f = monitor_->findings();
+    if (f->rowCount() == 0)
+        return tr("all clear");
+    return problems(f->rowCount()) + QStringLiteral(" — ") +
+           findingKindKey(f->finding(0).kind).replace('_', ' ');
+}
+
+QString OverviewView::healthText() const
+{
+    return health_->text();
+}
+
+void OverviewView::refresh()
+{
+    const FindingsModel* f = monitor_->findings();
+    const ConnectionStatus& st = monitor_->status();
+    QString text;
+    if (st.state == ConnectionStatus::State::Disconnected) {
+        text =
+            tr("<span style='font-size:15pt; color:#c62828'><b>Disconnected</b></span> — %1. What follows is "
+               "data from before the connection was lost.")
+                .arg(st.error.toDisplayString().toHtmlEscaped());
+    } else if (!monitor_->lastSnapshot().ok) {
+        text = tr("<span style='font-size:15pt'>Connecting…</span>");
+    } else if (f->rowCount() == 0) {
+        text = tr("<span style='font-size:15pt; color:#2e7d32'><b>✔ All clear</b></span> — leases renewed in "
+                  "time, no "
+                  "pinned pool, no lock waits past their thresholds.");
+    } else {
+        const int crit = f->count(3);
+        text =
+            tr("<span style='font-size:15pt; color:%1'><b>%2 %3</b></span>%4 — worst first. Enter opens the "
+               "detail.")
+                .arg(crit ? QStringLiteral("#c62828") : QStringLiteral("#e08200"))
+                .arg(crit ? QStringLiteral("✖") : QStringLiteral("⚠"))
+                .arg(problems(f->rowCount()))
+                .arg(crit ? QStringLiteral(", %1 critical").arg(crit) : QString());
+    }
+    health_->setText(text);
+    const QModelIndex cur = list_->currentIndex();
+    open_->setEnabled(cur.isValid());
+    if (cur.isValid())
+        detail_->setText(QStringLiteral("<b>%1</b><br>%2<br><i>What usually fixes it:</i> %3")
+                             .arg(cur.data().toString().toHtmlEscaped(),
+                                  cur.data(FindingsModel::ExplanationRole).toString().toHtmlEscaped(),
+                                  cur.data(FindingsModel::FixRole).toString().toHtmlEscaped()));
+    else
+        detail_->setText(f->rowCount() ? tr("Select a finding (arrow keys) for its detail.") : QString());
+    list_->viewport()->update(); // "since" durations move
+    Q_EMIT statusChanged(shortStatus());
+}
+
+void OverviewView::openCurrent()
+{
+    const QModelIndex cur = list_->currentIndex();
+    if (!cur.isValid())
+        return;
+    const QString kind = cur.data(FindingsModel::KindRole).toString();
+    const QString subject = cur.data(FindingsModel::SubjectRole).toString();
+    if (kind == QLatin1String("stale_lease") || kind == QLatin1String("writer_clock_skew"))
+        Q_EMIT showLease(subject);
+    else if (kind == QLatin1String("connections_near_limit") || kind == QLatin1String("lock_table_pressure"))
+        Q_EMIT showPools();
+    else
+        Q_EMIT showSession(subject.section(QLatin1Char(','), 0, 0).toInt()); // 0: the sessions page as it is
+}
+
+} // namespace lw::ui

@@ -1,0 +1,45 @@
+#pragma once
+// The first page of a database: one health line, then one card per current finding (worst first)
+// in plain words with since-when, and the next step one key away (Enter opens the detail).
+#include <QWidget>
+
+class QLabel;
+class QListView;
+class QPushButton;
+
+namespace lw {
+class Monitor;
+}
+
+namespace lw::ui {
+
+class OverviewView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit OverviewView(Monitor* monitor, QWidget* parent = nullptr);
+
+    QListView* list() const { return list_; }
+    QString healthText() const;
+    // "all clear" or "3 problems — stale lease" (for the tab and the window title)
+    QString shortStatus() const;
+
+Q_SIGNALS:
+    // Enter / double-click / the detail button: the window switches to the page that shows it.
+    void showLease(const QString& name);
+    void showSession(int pid);
+    void showPools();
+    void statusChanged(const QString& shortStatus);
+
+private:
+    void refresh();
+    void openCurrent();
+
+    Monitor* monitor_;
+    QLabel* health_;
+    QListView* list_;
+    QLabel* detail_;
+    QPushButton* open_;
+};
+
+} // namespace lw::ui
