@@ -240,6 +240,8 @@ QVariant BlockingTreeModel::data(const QModelIndex& idx, int role) const
             return {};
         }
     }
+    if (role == Qt::UserRole)
+        return n.pid;
     if (role == Qt::ForegroundRole && (n.parent < 0 || n.inCycle) && idx.column() == Pid)
         return QBrush(QColor(0xc6, 0x28, 0x28));
     if (role == Qt::ToolTipRole && idx.column() == Query)

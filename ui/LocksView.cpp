@@ -1,8 +1,15 @@
 #include "LocksView.h"
 
+#include "AuditLog.h"
+#include "BackendSignal.h"
 #include "Monitor.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QCheckBox>
+#include <QMessageBox>
+#include <QPointer>
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -12,6 +19,7 @@
 #include <QTableView>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <thread>
 
 namespace lw::ui {
 
@@ -122,7 +130,81 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     lay->addWidget(detail_);
     lay->addWidget(split, 1);
 
+    // Operator actions: on the table and the tree, disabled (with the reason) without operator mode.
+    cancel_ = new QAction(tr("Cancel query of this backend…"), this);
+    terminate_ = new QAction(tr("Terminate this backend…"), this);
+    cancel_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    terminate_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_K));
+    for (QAction* a : {cancel_, terminate_}) {
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        a->setEnabled(monitor_->config().operatorMode);
+        if (!monitor_->config().operatorMode)
+            a->setToolTip(tr("Operator mode is off for this profile: the console sends no signal or write."));
+        table_->addAction(a);
+        tree_->addAction(a);
+        addAction(a);
+    }
+    table_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    tree_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(cancel_, &QAction::triggered, this, [this] { signalBackend(selectedPid(), false); });
+    connect(terminate_, &QAction::triggered, this, [this] { signalBackend(selectedPid(), true); });
+
     connect(monitor_, &Monitor::refreshed, this, &LocksView::onRefreshed);
+}
+
+int LocksView::selectedPid() const
+{
+    if (tree_->hasFocus() && tree_->currentIndex().isValid())
+        return tree_->currentIndex().siblingAtColumn(0).data(Qt::UserRole).toInt();
+    const QModelIndex i = table_->currentIndex();
+    return i.isValid() ? i.data(AdvisoryLockModel::PidRole).toInt() : 0;
+}
+
+void LocksView::signalBackend(int pid, bool terminate, bool confirm)
+{
+    if (pid <= 0)
+        return;
+    const BackendSignal kind = terminate ? BackendSignal::Terminate : BackendSignal::Cancel;
+    QStringList held;
+    QString app;
+    const AdvisoryLockModel* m = monitor_->locks();
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const auto& row = m->row(r);
+        if (row.view.lock.pid != pid)
+            continue;
+        app = row.session.applicationName;
+        if (row.view.lock.granted)
+            held << (row.view.name.isEmpty() ? advisoryKeyText(row.view.lock) : row.view.name);
+    }
+    const QString consequences = backendSignalConsequences(kind, pid, held, app);
+    if (confirm && QMessageBox::question(this, terminate ? tr("Terminate backend") : tr("Cancel query"),
+                                         consequences + tr("\n\nProceed?")) != QMessageBox::Yes)
+        return;
+    AuditRecord rec;
+    rec.action = backendSignalName(kind);
+    rec.target = QStringLiteral("pid %1").arg(pid);
+    rec.database = monitor_->lastSnapshot().server.database;
+    rec.before = QStringLiteral("{\"application_name\": \"%1\", \"advisory_locks\": \"%2\"}")
+                     .arg(app, held.join(QStringLiteral(", ")));
+    rec.outcome = tr("sent, no answer yet");
+    rec.outcomeKey = QStringLiteral("pending");
+    if (audit_)
+        audit_->append(rec);
+    const pg::ConnectOptions opts = monitor_->config().connect;
+    const bool op = monitor_->config().operatorMode;
+    QPointer<LocksView> guard(this);
+    QPointer<AuditLog> audit(audit_);
+    const qint64 id = rec.id;
+    // The server may be slow to answer: never on the UI thread.
+    std::thread([guard, audit, id, opts, op, kind, pid] {
+        const BackendSignalOutcome out = lw::signalBackend(opts, op, kind, pid);
+        QMetaObject::invokeMethod(qApp, [guard, audit, id, out] {
+            if (audit && id)
+                audit->complete(id, QString(), out.text, out.key, out.dbRole);
+            if (guard)
+                Q_EMIT guard->backendSignalDone(out.text, out.sent);
+        });
+    }).detach();
 }
 
 QString LocksView::tabText() const

@@ -3,6 +3,7 @@
 // name resolved), and the blocking tree with the root blocker first.
 #include <QWidget>
 
+class QAction;
 class QCheckBox;
 class QLabel;
 class QListView;
@@ -11,6 +12,7 @@ class QTableView;
 class QTreeView;
 
 namespace lw {
+class AuditLog;
 class Monitor;
 struct Snapshot;
 } // namespace lw
@@ -28,9 +30,18 @@ public:
     QListView* findings() const { return findings_; }
     QCheckBox* allDatabases() const { return allDbs_; }
     QString tabText() const;
+    // Operator actions (cancel query / terminate backend) record into `audit` (may be null).
+    void setAuditLog(AuditLog* audit) { audit_ = audit; }
+    QAction* cancelAction() const { return cancel_; }
+    QAction* terminateAction() const { return terminate_; }
+    // Pid of the selected row (table or tree), 0 if none.
+    int selectedPid() const;
+    // Runs the action on `pid` after the confirmation; `confirm` false skips the dialog (tests).
+    void signalBackend(int pid, bool terminate, bool confirm = true);
 
 Q_SIGNALS:
     void tabTextChanged(const QString& text);
+    void backendSignalDone(const QString& outcomeText, bool sent);
 
 private:
     void onRefreshed(const Snapshot& s);
@@ -45,6 +56,9 @@ private:
     QLabel* privilege_;
     QLabel* summary_;
     QCheckBox* allDbs_;
+    QAction* cancel_;
+    QAction* terminate_;
+    AuditLog* audit_ = nullptr;
 };
 
 } // namespace lw::ui

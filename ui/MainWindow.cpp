@@ -7,6 +7,7 @@
 #include "LocksView.h"
 #include "Monitor.h"
 #include "OverviewView.h"
+#include "PoolView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -25,20 +26,6 @@
 
 namespace lw::ui {
 
-namespace {
-QWidget* pendingPage(const QString& what, QWidget* parent)
-{
-    auto* w = new QWidget(parent);
-    auto* l = new QLabel(what, w);
-    l->setAlignment(Qt::AlignCenter);
-    l->setWordWrap(true);
-    l->setStyleSheet(QStringLiteral("color: #757575;"));
-    auto* lay = new QVBoxLayout(w);
-    lay->addWidget(l);
-    return w;
-}
-} // namespace
-
 MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* audit, QWidget* parent)
     : QMainWindow(parent), monitor_(monitor), displayName_(displayName)
 {
@@ -47,9 +34,8 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     overview_ = new OverviewView(monitor_, tabs_);
     leases_ = new LeasesView(monitor_->leases(), tabs_);
     locks_ = new LocksView(monitor_, tabs_);
-    poolPage_ = pendingPage(tr("Connection-pool occupancy per application instance over time, against pool "
-                               "sizes and the cluster's limits."),
-                            tabs_);
+    locks_->setAuditLog(audit);
+    poolPage_ = new PoolView(monitor_, tabs_); // owns its history, fed by Monitor::refreshed
     tabs_->addTab(overview_, tr("Overview"));
     tabs_->addTab(leases_, tr("Leases"));
     tabs_->addTab(locks_, locks_->tabText());
@@ -95,6 +81,15 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     toolbar->setObjectName(QStringLiteral("leasesToolbar"));
     toolbar->addAction(leaseActions_->forceExpireAction());
     toolbar->addAction(leaseActions_->auditLogAction());
+
+    auto* sessionMenu = menuBar()->addMenu(tr("&Sessions"));
+    sessionMenu->addAction(locks_->cancelAction());
+    sessionMenu->addAction(locks_->terminateAction());
+    connect(locks_, &LocksView::backendSignalDone, this, [this](const QString& text, bool sent) {
+        statusBar()->showMessage(text, 15000);
+        if (!sent)
+            QMessageBox::warning(this, tr("Leasewatch"), text);
+    });
 
     auto* helpMenu = menuBar()->addMenu(tr("&Help"));
     helpMenu->addAction(tr("&About Leasewatch"), this, &MainWindow::showAbout);
@@ -163,6 +158,11 @@ QStringList MainWindow::saveScreenshots(const QString& dir)
     const int current = tabs_->currentIndex();
     for (int i = 0; i < tabs_->count(); ++i) {
         tabs_->setCurrentIndex(i);
+        // Let the page lay itself out at its real size first (charts re-layout on show).
+        for (int k = 0; k < 5; ++k) {
+            QCoreApplication::sendPostedEvents();
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        }
         QString name = tabs_->tabText(i).section(QLatin1Char('('), 0, 0).trimmed().toLower();
         name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
         const QString path = QDir(dir).filePath(QStringLiteral("window-%1.png").arg(name));

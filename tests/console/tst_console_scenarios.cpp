@@ -1,6 +1,7 @@
 // What the console's models show while the simulator produces the incidents the product exists for:
 // a crashed lease holder, a pinned pool, lock-wait chains; plus advisory keys as applications write
 // them and a hashtext() collision among known lock names.
+#include "BackendSignal.h"
 #include "LeaseModel.h"
 #include "LocksModels.h"
 #include "Monitor.h"
@@ -236,6 +237,60 @@ private Q_SLOTS:
         QVERIFY(lock != s.analysis->locks.end());
         QCOMPARE(lock->collision, names);
         QVERIFY(lock->name.contains(" or "));
+    }
+
+    // Operator actions of the locks page: terminate frees the pinned connection and its lock;
+    // without operator mode nothing is sent; a role without the right is refused with the reason.
+    void terminateCancelAndPermissions()
+    {
+        test::TestDatabase db("signal");
+        Session victim(db.dsn());
+        victim.exec("SELECT pg_advisory_lock(hashtext('sweep'))");
+        const int pid = victim.c.backendPid();
+        pg::ConnectOptions opts;
+        opts.dsn = db.dsn();
+
+        BackendSignalOutcome off = signalBackend(opts, false, BackendSignal::Terminate, pid);
+        QCOMPARE(off.key, QStringLiteral("refused"));
+        QCOMPARE(db.value(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE pid = %1").arg(pid)),
+                 QStringLiteral("1"));
+
+        const QString consequences =
+            backendSignalConsequences(BackendSignal::Terminate, pid, {"hashtext('sweep')"}, "billing-api");
+        QVERIFY(consequences.contains("hashtext('sweep')") && consequences.contains("57P01"));
+
+        // A role without pg_signal_backend cannot terminate a superuser's backend.
+        const QString role = "lw_nosignal_" + db.name();
+        test::execSql(test::suiteDsn(), QStringLiteral("CREATE ROLE %1 LOGIN").arg(role));
+        pg::ConnectOptions weak = opts;
+        weak.dsn = db.dsn() + " user=" + role;
+        const BackendSignalOutcome denied = signalBackend(weak, true, BackendSignal::Terminate, pid);
+        QCOMPARE(denied.key, QStringLiteral("permission_denied"));
+        QVERIFY2(denied.text.contains("pg_signal_backend"), qPrintable(denied.text));
+
+        // Without pg_monitor the console says what is hidden and which grant fixes it.
+        PollerConfig wc = fastConfig(weak.dsn);
+        Poller wp(wc);
+        const Snapshot ws = wp.refreshOnce();
+        QVERIFY(ws.ok && ws.analysis);
+        QVERIFY(!ws.cluster.hasMonitorPrivilege);
+        bool hidden = false;
+        for (const Finding& f : ws.analysis->findings)
+            hidden = hidden || (f.kind == FindingKind::HiddenByPrivileges &&
+                                f.fix.contains("GRANT pg_monitor TO " + role));
+        QVERIFY(hidden);
+
+        const BackendSignalOutcome cancelled = signalBackend(opts, true, BackendSignal::Cancel, pid);
+        QCOMPARE(cancelled.key, QStringLiteral("cancelled"));
+        const BackendSignalOutcome done = signalBackend(opts, true, BackendSignal::Terminate, pid);
+        QCOMPARE(done.key, QStringLiteral("terminated"));
+        QTRY_COMPARE_WITH_TIMEOUT(db.value(QStringLiteral("SELECT count(*) FROM pg_locks WHERE locktype = "
+                                                          "'advisory' AND pid = %1")
+                                               .arg(pid)),
+                                  QStringLiteral("0"), 5000);
+        const BackendSignalOutcome gone = signalBackend(opts, true, BackendSignal::Terminate, pid);
+        QCOMPARE(gone.key, QStringLiteral("no_such_backend"));
+        test::execSql(test::suiteDsn(), QStringLiteral("DROP OWNED BY %1").arg(role));
     }
 };
 
