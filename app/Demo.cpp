@@ -22,7 +22,7 @@ QString Demo::dsn() const
     return cluster_ ? cluster_->dsn(QStringLiteral("leasewatch_demo")) : QString();
 }
 
-void Demo::configure(PollerConfig& cfg)
+void Demo::configure(PollerConfig& cfg) const
 {
     // The simulated billing-api runs jobs billing-job-1…4 under pg_try_advisory_lock(hashtext(name))
     // with a pool of 4; the nightly export uses a dated name.
@@ -30,12 +30,19 @@ void Demo::configure(PollerConfig& cfg)
                   << QStringLiteral("billing-job-3") << QStringLiteral("billing-job-4")
                   << QStringLiteral("nightly-report-job") << QStringLiteral("billing-export-%Y-%m-%d");
     cfg.analysis.poolSizes.insert(QStringLiteral("billing-api"), 4);
+    // Demo thresholds, so every kind of finding shows on a small throwaway cluster within a minute:
+    // the simulated lock-table pressure takes 30 % of the nominal capacity for a few seconds, and
+    // the simulator's ~25 sessions fill most of the demo's 40 connections.
+    cfg.analysis.thresholds.lockTableShare = 0.25;
+    cfg.analysis.thresholds.connectionShare = 0.55;
+    // Two names that collide under hashtext() on this server (found at start): a real bug of a key scheme.
+    cfg.lockNames << collidingNames_;
 }
 
 std::optional<QString> Demo::start()
 {
     cluster::ClusterOptions o;
-    o.maxConnections = 60;
+    o.maxConnections = 40;
     cluster_ = std::make_unique<cluster::ThrowawayCluster>(o);
     if (auto e = cluster_->start())
         return QStringLiteral("cannot start the demo cluster: ") + *e;
@@ -51,6 +58,15 @@ std::optional<QString> Demo::start()
     const auto deadline = pg::Clock::now() + std::chrono::seconds(30);
     if (auto e = c.exec({"CREATE DATABASE leasewatch_demo", {}}, r, deadline); e.isError())
         return QStringLiteral("cannot create the demo database: ") + e.toDisplayString();
+    // hashtext() is the server's: find a colliding pair here (about 0.3 s) for the demo's lock names.
+    if (auto e = c.exec({"SELECT n FROM (SELECT 'report-' || i AS n FROM generate_series(1, 400000) i) s "
+                         "WHERE hashtext(n) = (SELECT hashtext(n2) FROM (SELECT 'report-' || i AS n2 FROM "
+                         "generate_series(1, 400000) i) t GROUP BY 1 HAVING count(*) > 1 LIMIT 1) ORDER BY n",
+                         {}},
+                        r, deadline);
+        !e.isError())
+        for (int i = 0; i < PQntuples(r.get()); ++i)
+            collidingNames_ << QString::fromUtf8(PQgetvalue(r.get(), i, 0));
     c.close();
 
     sim::Options so;

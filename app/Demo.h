@@ -23,11 +23,12 @@ public:
     std::optional<QString> start(); // error message on failure
     QString dsn() const;
     // What a profile for the demo's application would say: its known lock names and pool sizes.
-    static void configure(PollerConfig& cfg);
+    void configure(PollerConfig& cfg) const;
 
 private:
     std::unique_ptr<cluster::ThrowawayCluster> cluster_;
     std::unique_ptr<sim::Simulator> sim_;
+    QStringList collidingNames_;
 };
 
 } // namespace lw::app

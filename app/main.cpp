@@ -112,7 +112,7 @@ int main(int argc, char** argv)
             return 1;
         }
         cfg.connect.dsn = demo->dsn();
-        lw::app::Demo::configure(cfg);
+        demo->configure(cfg);
         title = QStringLiteral("demo (throwaway cluster)");
     }
     // Quit cleanly on SIGINT/SIGTERM so the demo cluster is removed: the handler only writes a byte

@@ -53,6 +53,26 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     connect(overview_, &OverviewView::showLease, this, &MainWindow::showLease);
     connect(overview_, &OverviewView::showSession, this, &MainWindow::showSession);
     connect(overview_, &OverviewView::showPools, this, [this] { tabs_->setCurrentWidget(poolPage_); });
+    connect(overview_, &OverviewView::forceExpireLease, this, [this](const QString& name) {
+        showLease(name);
+        leaseActions_->forceExpireSelected();
+    });
+    connect(overview_, &OverviewView::terminateOneOf, this, [this](const QString& group) {
+        // One pinned backend of that instance: the longest idle one frees the oldest lock.
+        const AdvisoryLockModel* m = monitor_->locks();
+        int pid = 0;
+        double idle = -1;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const auto& row = m->row(r);
+            if (row.view.lock.granted && row.hasSession && row.view.idleForS > idle &&
+                groupKey(row.session, monitor_->config().analysis.groupBy) == group) {
+                pid = row.view.lock.pid;
+                idle = row.view.idleForS;
+            }
+        }
+        showSession(pid);
+        locks_->signalBackend(pid, true);
+    });
 
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
     auto* quit = fileMenu->addAction(tr("&Quit"), qApp, &QApplication::quit);

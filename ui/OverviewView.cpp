@@ -9,6 +9,7 @@
 #include <QListView>
 #include <QPainter>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QStyledItemDelegate>
 #include <QVBoxLayout>
 
@@ -89,6 +90,23 @@ private:
     Monitor* monitor_;
 };
 
+// Worst first, then the oldest: the model keeps rows in place, the overview orders them.
+class WorstFirst : public QSortFilterProxyModel
+{
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+
+protected:
+    bool lessThan(const QModelIndex& a, const QModelIndex& b) const override
+    {
+        const int sa = a.data(FindingsModel::SeverityRole).toInt(),
+                  sb = b.data(FindingsModel::SeverityRole).toInt();
+        if (sa != sb)
+            return sa > sb;
+        return a.data(FindingsModel::SinceRole).toDouble() < b.data(FindingsModel::SinceRole).toDouble();
+    }
+};
+
 QString problems(int n)
 {
     return n == 1 ? QStringLiteral("1 problem") : QStringLiteral("%1 problems").arg(n);
@@ -101,7 +119,11 @@ OverviewView::OverviewView(Monitor* monitor, QWidget* parent) : QWidget(parent),
     health_->setTextFormat(Qt::RichText);
     health_->setWordWrap(true);
     list_ = new QListView(this);
-    list_->setModel(monitor_->findings());
+    auto* sorted = new WorstFirst(this);
+    sorted->setSourceModel(monitor_->findings());
+    sorted->setDynamicSortFilter(true);
+    sorted->sort(0);
+    list_->setModel(sorted);
     list_->setItemDelegate(new CardDelegate(monitor_, list_));
     list_->setSelectionMode(QAbstractItemView::SingleSelection);
     list_->setSpacing(1);
@@ -112,12 +134,29 @@ OverviewView::OverviewView(Monitor* monitor, QWidget* parent) : QWidget(parent),
     open_ = new QPushButton(tr("Show details"), this);
     open_->setEnabled(false);
     connect(open_, &QPushButton::clicked, this, &OverviewView::openCurrent);
+    act_ = new QPushButton(this);
+    act_->hide();
+    connect(act_, &QPushButton::clicked, this, [this] {
+        const QModelIndex cur = list_->currentIndex();
+        if (!cur.isValid())
+            return;
+        const QString kind = cur.data(FindingsModel::KindRole).toString();
+        const QString subject = cur.data(FindingsModel::SubjectRole).toString();
+        if (kind == QLatin1String("stale_lease"))
+            Q_EMIT forceExpireLease(subject);
+        else if (kind == QLatin1String("pool_pinned"))
+            Q_EMIT terminateOneOf(subject);
+    });
     connect(list_, &QListView::activated, this, &OverviewView::openCurrent); // Enter and double-click
     connect(list_->selectionModel(), &QItemSelectionModel::currentChanged, this, &OverviewView::refresh);
 
     auto* bottom = new QHBoxLayout;
     bottom->addWidget(detail_, 1);
-    bottom->addWidget(open_, 0, Qt::AlignTop);
+    auto* buttons = new QVBoxLayout;
+    buttons->addWidget(open_);
+    buttons->addWidget(act_);
+    buttons->addStretch(1);
+    bottom->addLayout(buttons);
     auto* lay = new QVBoxLayout(this);
     lay->addWidget(health_);
     lay->addWidget(list_, 1);
@@ -171,6 +210,16 @@ void OverviewView::refresh()
     health_->setText(text);
     const QModelIndex cur = list_->currentIndex();
     open_->setEnabled(cur.isValid());
+    const QString kind = cur.isValid() ? cur.data(FindingsModel::KindRole).toString() : QString();
+    const bool op = monitor_->config().operatorMode;
+    if (kind == QLatin1String("stale_lease") || kind == QLatin1String("pool_pinned")) {
+        act_->setText(kind == QLatin1String("stale_lease") ? tr("Force-expire…") : tr("Terminate one…"));
+        act_->setEnabled(op);
+        act_->setToolTip(op ? QString() : tr("Operator mode is off for this profile."));
+        act_->show();
+    } else {
+        act_->hide();
+    }
     if (cur.isValid())
         detail_->setText(QStringLiteral("<b>%1</b><br>%2<br><i>What usually fixes it:</i> %3")
                              .arg(cur.data().toString().toHtmlEscaped(),

@@ -23,12 +23,17 @@ public:
     QString healthText() const;
     // "all clear" or "3 problems — stale lease" (for the tab and the window title)
     QString shortStatus() const;
+    QPushButton* actionButton() const { return act_; }
 
 Q_SIGNALS:
     // Enter / double-click / the detail button: the window switches to the page that shows it.
     void showLease(const QString& name);
     void showSession(int pid);
     void showPools();
+    // The next step, one click away (operator mode): force-expire the stale lease, terminate one
+    // pinned backend of the instance.
+    void forceExpireLease(const QString& name);
+    void terminateOneOf(const QString& groupKey);
     void statusChanged(const QString& shortStatus);
 
 private:
@@ -40,6 +45,7 @@ private:
     QListView* list_;
     QLabel* detail_;
     QPushButton* open_;
+    QPushButton* act_;
 };
 
 } // namespace lw::ui

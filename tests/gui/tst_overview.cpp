@@ -71,6 +71,9 @@ private Q_SLOTS:
         QVERIFY2(stale.contains(QStringLiteral("%1 (pid %2)").arg(holder.host).arg(holder.pid)),
                  qPrintable(stale));
         QVERIFY(w.overviewView()->healthText().contains("problem"));
+        for (int r = 1; r < list->model()->rowCount(); ++r) // worst first
+            QVERIFY(list->model()->index(r - 1, 0).data(FindingsModel::SeverityRole).toInt() >=
+                    list->model()->index(r, 0).data(FindingsModel::SeverityRole).toInt());
         QVERIFY(w.windowTitle().contains("problem")); // the worst state reaches the title
         // Pinned sessions are one finding, not one more per session.
         int idleHolding = 0;
