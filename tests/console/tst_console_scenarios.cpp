@@ -2,6 +2,7 @@
 // a crashed lease holder, a pinned pool, lock-wait chains; plus advisory keys as applications write
 // them and a hashtext() collision among known lock names.
 #include "BackendSignal.h"
+#include "ConsoleSupport.h"
 #include "LeaseModel.h"
 #include "LocksModels.h"
 #include "Monitor.h"
@@ -14,36 +15,10 @@
 #include <QTest>
 
 using namespace lw;
+using lw::test::fastConfig;
+using lw::test::startSim;
 
 namespace {
-PollerConfig fastConfig(const QString& dsn)
-{
-    PollerConfig c;
-    c.connect.dsn = dsn;
-    c.intervalMs = 200;
-    c.analysis.thresholds.idleHoldingS = 1;
-    c.analysis.thresholds.pinnedMinS = 1;
-    c.analysis.thresholds.advisoryWaitS = 1;
-    return c;
-}
-
-std::unique_ptr<sim::Simulator> startSim(const QString& dsn, const QStringList& specs)
-{
-    sim::Options o;
-    o.dsn = dsn;
-    o.seed = 7;
-    for (const QString& t : specs) {
-        QString err;
-        auto spec = sim::parseScenario(t, &err);
-        if (!spec)
-            qFatal("bad scenario %s: %s", qPrintable(t), qPrintable(err));
-        o.scenarios.push_back(*spec);
-    }
-    auto s = std::make_unique<sim::Simulator>(o);
-    if (auto e = s->start())
-        qFatal("simulator: %s", qPrintable(*e));
-    return s;
-}
 
 // A plain session that takes advisory locks the way an application would.
 struct Session

@@ -1,5 +1,6 @@
 // The pool page on the real cluster while the real simulator pins a pool and fills the lock table:
 // PoolHistory's samples, the chart's series and the gauges against what PostgreSQL itself says.
+#include "ConsoleSupport.h"
 #include "Monitor.h"
 #include "PoolHistory.h"
 #include "PoolModel.h"
@@ -17,37 +18,11 @@
 #include <QTest>
 
 using namespace lw;
+using lw::test::fastConfig;
+using lw::test::startSim;
 using namespace lw::ui;
 
 namespace {
-PollerConfig fastConfig(const QString& dsn)
-{
-    PollerConfig c;
-    c.connect.dsn = dsn;
-    c.intervalMs = 200;
-    c.analysis.thresholds.idleHoldingS = 1;
-    c.analysis.thresholds.pinnedMinS = 1;
-    c.analysis.thresholds.advisoryWaitS = 1;
-    return c;
-}
-
-std::unique_ptr<sim::Simulator> startSim(const QString& dsn, const QStringList& specs)
-{
-    sim::Options o;
-    o.dsn = dsn;
-    o.seed = 7;
-    for (const QString& t : specs) {
-        QString err;
-        auto spec = sim::parseScenario(t, &err);
-        if (!spec)
-            qFatal("bad scenario %s: %s", qPrintable(t), qPrintable(err));
-        o.scenarios.push_back(*spec);
-    }
-    auto s = std::make_unique<sim::Simulator>(o);
-    if (auto e = s->start())
-        qFatal("simulator: %s", qPrintable(*e));
-    return s;
-}
 
 // The group of the pinned pool's application in the grouping shown, or nullptr.
 const PoolHistory::GroupTrack* groupOf(const PoolHistory& h, const QString& app)
