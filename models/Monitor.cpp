@@ -44,10 +44,14 @@ void Monitor::stopWorker()
 {
     if (!thread_.isRunning())
         return;
-    if (poller_)
+    if (poller_) {
+        // Thread-safe flag: a connect or refresh stuck on a hung server gives up within ~50 ms,
+        // so closing the window never waits for a deadline.
+        poller_->requestStop();
         QMetaObject::invokeMethod(poller_.data(), &Poller::stop, Qt::QueuedConnection);
+    }
     thread_.quit();
-    thread_.wait(); // at most one refresh deadline
+    thread_.wait();
     poller_.clear();
 }
 

@@ -29,21 +29,21 @@ std::optional<double> optDouble(const PGresult* r, int row, int col)
 }
 
 // Clock, identity, limits and counters: one row.
-const QByteArray kMetaSql =
-    "SELECT extract(epoch FROM now())::float8, split_part(current_setting('server_version'), ' ', 1), "
+constexpr char kMetaSql_[] =
+    "SELECT date_part('epoch', now()), split_part(current_setting('server_version'), ' ', 1), "
     "current_setting('server_version_num')::int, current_database(), current_user::text, pg_backend_pid(), "
     "current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
     "current_setting('max_locks_per_transaction')::int, current_setting('max_prepared_transactions')::int, "
-    "d.deadlocks, extract(epoch FROM d.stats_reset)::float8, "
+    "d.deadlocks, date_part('epoch', d.stats_reset), "
     "current_setting('is_superuser') = 'on' OR pg_has_role(current_user, 'pg_read_all_stats', 'MEMBER') "
     "FROM pg_stat_database d WHERE d.datname = current_database()";
 
 // Client backends of the whole server, our own excluded. pg_blocking_pids() takes the lock
 // manager's partition locks: call it only for sessions that wait on a Lock.
-const QByteArray kActivitySql =
+constexpr char kActivitySql_[] =
     "SELECT pid, datname::text, usename::text, application_name, host(client_addr), client_port, "
-    "extract(epoch FROM backend_start)::float8, extract(epoch FROM xact_start)::float8, "
-    "extract(epoch FROM query_start)::float8, extract(epoch FROM state_change)::float8, state, "
+    "date_part('epoch', backend_start), date_part('epoch', xact_start), "
+    "date_part('epoch', query_start), date_part('epoch', state_change), state, "
     "wait_event_type, wait_event, left(query, 1000), "
     "CASE WHEN wait_event_type = 'Lock' THEN pg_blocking_pids(pid) END "
     "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()";
@@ -51,10 +51,10 @@ const QByteArray kActivitySql =
 // One scan of pg_locks (it copies every lock of the server while holding all partition locks):
 // the counts for the lock-table gauge and the advisory rows come from the same copy. The LEFT JOIN
 // keeps one row with the counts when there is no advisory lock.
-QByteArray locksSql(int serverVersion)
+QByteArray locksSql_(int serverVersion)
 {
-    const QByteArray waitStart = serverVersion >= 140000 ? "extract(epoch FROM a.waitstart)::float8"
-                                                         : "NULL::float8"; // waitstart came in 14
+    const QByteArray waitStart =
+        serverVersion >= 140000 ? "date_part('epoch', a.waitstart)" : "NULL::float8"; // waitstart came in 14
     const QByteArray cols = serverVersion >= 140000 ? ", waitstart" : "";
     return "WITH l AS MATERIALIZED (SELECT locktype, database, classid, objid, objsubid, pid, mode, granted, "
            "fastpath" +
@@ -128,6 +128,21 @@ QStringList lockNameCandidates(const PollerConfig& cfg, const QStringList& lease
     names.removeDuplicates();
     return names;
 }
+
+namespace sql {
+QByteArray meta()
+{
+    return kMetaSql_;
+}
+QByteArray activity()
+{
+    return kActivitySql_;
+}
+QByteArray locks(int serverVersion)
+{
+    return locksSql_(serverVersion);
+}
+} // namespace sql
 
 LeasePolicy leasePolicyFor(const PollerConfig& cfg)
 {
@@ -248,9 +263,9 @@ Snapshot Poller::refreshOnce()
     }
 
     std::vector<pg::Statement> stmts;
-    stmts.push_back({kMetaSql, {}});
-    stmts.push_back({kActivitySql, {}});
-    stmts.push_back({locksSql(conn_.serverVersion()), {}});
+    stmts.push_back({sql::meta(), {}});
+    stmts.push_back({sql::activity(), {}});
+    stmts.push_back({sql::locks(conn_.serverVersion()), {}});
     // Hash only names not hashed before on this connection's server (bounded per refresh).
     QStringList toHash;
     for (const QString& n : lockNameCandidates(cfg_, lastLeaseNames_, lastServerNow_)) {

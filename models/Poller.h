@@ -41,6 +41,14 @@ struct PollerConfig
 // Candidates for key resolution: lease names, configured names/patterns, prefixed variants.
 QStringList lockNameCandidates(const PollerConfig& cfg, const QStringList& leaseNames, double serverNow);
 
+// The statements of a refresh (besides the leases SELECT, see leaseSelect()), for the benchmark's
+// floor comparison and raw decode: one definition, no copies.
+namespace sql {
+QByteArray meta();
+QByteArray activity();
+QByteArray locks(int serverVersion);
+} // namespace sql
+
 // The lease policy the models use for a configuration (TTL, thresholds, refresh interval).
 LeasePolicy leasePolicyFor(const PollerConfig& cfg);
 

@@ -228,7 +228,8 @@ void MainWindow::updateConnectionLabel()
         const qint64 leftMs =
             std::max<qint64>(0, QDateTime::currentDateTime().msecsTo(st.since.addMSecs(st.retryInMs)));
         text = tr("✖ disconnected since %1 — retrying in %2 s — %3")
-                   .arg(st.since.toString(QStringLiteral("HH:mm:ss")))
+                   .arg((st.outageSince.isValid() ? st.outageSince : st.since)
+                            .toString(QStringLiteral("HH:mm:ss")))
                    .arg((leftMs + 999) / 1000)
                    .arg(st.error.toDisplayString());
         style = QStringLiteral("color: #c62828; font-weight: bold;");

@@ -88,8 +88,8 @@ pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cf
     const QByteArray expires = asInstant(conn.quoteIdentifier(cfg.expiresAtColumn), cfg.timeKind, 1);
     pg::Statement s;
     s.sql = "SELECT " + conn.quoteIdentifier(cfg.nameColumn) + "::text, " +
-            conn.quoteIdentifier(cfg.holderColumn) + "::text, extract(epoch FROM " + taken +
-            ")::float8, extract(epoch FROM " + expires + ")::float8 FROM " + table;
+            conn.quoteIdentifier(cfg.holderColumn) + "::text, date_part('epoch', " + taken +
+            "), date_part('epoch', " + expires + ") FROM " + table;
     if (cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone)
         s.params.push_back(cfg.zone.toUtf8());
     return s;

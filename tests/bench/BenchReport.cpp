@@ -1,0 +1,367 @@
+#include "BenchReport.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace lw::bench {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kMaxServerRatio = 1.25;
+constexpr double kMaxClientRatio = 3.0;
+constexpr double kMaxGrowth = 11.0;
+
+const QStringList kStatementKinds = {QStringLiteral("meta"), QStringLiteral("activity"),
+                                     QStringLiteral("locks"), QStringLiteral("leases"),
+                                     QStringLiteral("hash")};
+
+struct Field
+{
+    const char* key;
+    double Sample::*member;
+};
+const Field kFields[] = {
+    {"roundTrips", &Sample::roundTrips},     {"serverMs", &Sample::serverMs},
+    {"floorMs", &Sample::floorMs},           {"bytesReceived", &Sample::bytes},
+    {"clientUpdateMs", &Sample::clientMs},   {"rawDecodeMs", &Sample::rawMs},
+    {"refreshWallMs", &Sample::wallMs},      {"endToEndMs", &Sample::endToEndMs},
+    {"clientWaitMs", &Sample::waitMs},       {"prepareMs", &Sample::prepMs},
+    {"decodeMs", &Sample::decodeMs},         {"analyzeMs", &Sample::analyzeMs},
+    {"handoffMs", &Sample::handoffMs},       {"leaseModelMs", &Sample::leaseModelMs},
+    {"lockModelsMs", &Sample::lockModelsMs}, {"findingsMs", &Sample::findingsMs},
+};
+
+double ratio(double a, double b)
+{
+    return b > 0 ? a / b : kNaN;
+}
+
+QString num(double v)
+{
+    if (!std::isfinite(v))
+        return QStringLiteral("n/a");
+    const double a = std::abs(v);
+    return QString::number(v, 'f', a < 10 ? 2 : a < 100 ? 1 : 0);
+}
+
+QString medP95(const std::vector<double>& v, double scale = 1.0)
+{
+    return num(median(v) / scale) + QLatin1Char('/') + num(p95(v) / scale);
+}
+
+// Aligned columns; the first column left-aligned, the rest right-aligned.
+void printAligned(FILE* out, const QStringList& header, const std::vector<QStringList>& rows)
+{
+    std::vector<qsizetype> w(size_t(header.size()), 0);
+    auto widen = [&](const QStringList& r) {
+        for (qsizetype i = 0; i < r.size() && i < header.size(); ++i)
+            w[size_t(i)] = std::max(w[size_t(i)], r[i].size());
+    };
+    widen(header);
+    for (const auto& r : rows)
+        widen(r);
+    auto line = [&](const QStringList& r) {
+        QString s;
+        for (qsizetype i = 0; i < r.size(); ++i) {
+            if (i)
+                s += QStringLiteral("  ");
+            s += i == 0 ? r[i].leftJustified(w[size_t(i)]) : r[i].rightJustified(w[size_t(i)]);
+        }
+        std::fprintf(out, "%s\n", s.toUtf8().constData());
+    };
+    line(header);
+    QStringList rule;
+    for (qsizetype x : w)
+        rule << QString(x, QLatin1Char('-'));
+    line(rule);
+    for (const auto& r : rows)
+        line(r);
+}
+
+const PointResult* findPoint(const std::vector<PointResult>& points, int leases, int locks, int backends)
+{
+    for (const auto& p : points)
+        if (p.leases == leases && p.locks == locks && p.backends == backends)
+            return &p;
+    return nullptr;
+}
+} // namespace
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return kNaN;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double p95(std::vector<double> v)
+{
+    if (v.empty())
+        return kNaN;
+    std::sort(v.begin(), v.end());
+    const size_t rank = size_t(std::ceil(0.95 * double(v.size())));
+    return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
+
+std::vector<double> column(const PointResult& p, double Sample::*field)
+{
+    std::vector<double> out;
+    for (const Sample& s : p.samples)
+        out.push_back(s.*field);
+    return out;
+}
+
+std::vector<double> stmtColumn(const PointResult& p, bool console, const QString& kind)
+{
+    std::vector<double> out;
+    for (const Sample& s : p.samples) {
+        const auto& m = console ? s.consoleStmtMs : s.floorStmtMs;
+        // The hash statement runs only while new names appear: absent means it cost nothing.
+        out.push_back(m.value(kind, kind == QLatin1String("hash") ? 0.0 : kNaN));
+    }
+    return out;
+}
+
+std::vector<Target> judge(const std::vector<PointResult>& points)
+{
+    std::vector<Target> t;
+    {
+        Target r{QStringLiteral("round trips per refresh = 1"), true, {}};
+        double worst = 0;
+        size_t n = 0;
+        for (const auto& p : points)
+            for (const Sample& s : p.samples) {
+                worst = std::max(worst, s.roundTrips);
+                ++n;
+                r.pass = r.pass && s.roundTrips == 1;
+            }
+        r.pass = r.pass && n > 0;
+        r.detail = QStringLiteral("max %1 over %2 refreshes").arg(worst).arg(n);
+        t.push_back(r);
+    }
+    {
+        Target r{
+            QStringLiteral("console/floor server time <= %1 at every point").arg(kMaxServerRatio), true, {}};
+        QStringList parts;
+        for (const auto& p : points) {
+            const double x = ratio(median(column(p, &Sample::serverMs)), median(column(p, &Sample::floorMs)));
+            const bool ok = std::isfinite(x) && x <= kMaxServerRatio;
+            r.pass = r.pass && ok;
+            parts << QStringLiteral("%1 %2%3").arg(p.name, num(x), ok ? QString() : QStringLiteral("!"));
+        }
+        r.detail = parts.join(QStringLiteral(", "));
+        t.push_back(r);
+    }
+    {
+        Target r{
+            QStringLiteral("client update/raw decode <= %1 at every point").arg(kMaxClientRatio), true, {}};
+        QStringList parts;
+        for (const auto& p : points) {
+            const double x = ratio(median(column(p, &Sample::clientMs)), median(column(p, &Sample::rawMs)));
+            const bool ok = std::isfinite(x) && x <= kMaxClientRatio;
+            r.pass = r.pass && ok;
+            parts << QStringLiteral("%1 %2%3").arg(p.name, num(x), ok ? QString() : QStringLiteral("!"));
+        }
+        r.detail = parts.join(QStringLiteral(", "));
+        t.push_back(r);
+    }
+    const PointResult* base = points.empty() ? nullptr : &points.front();
+    const PointResult* l10k = base ? findPoint(points, 10000, base->locks, base->backends) : nullptr;
+    const PointResult* l100k = base ? findPoint(points, 100000, base->locks, base->backends) : nullptr;
+    {
+        Target r{
+            QStringLiteral("cost growth 10 000 -> 100 000 leases <= %1x (server and client)").arg(kMaxGrowth),
+            false, QStringLiteral("needs both points")};
+        if (l10k && l100k) {
+            const double gs =
+                ratio(median(column(*l100k, &Sample::serverMs)), median(column(*l10k, &Sample::serverMs)));
+            const double gc =
+                ratio(median(column(*l100k, &Sample::clientMs)), median(column(*l10k, &Sample::clientMs)));
+            const double gw = ratio(median(column(*l100k, &Sample::endToEndMs)),
+                                    median(column(*l10k, &Sample::endToEndMs)));
+            r.pass = std::isfinite(gs) && std::isfinite(gc) && gs <= kMaxGrowth && gc <= kMaxGrowth;
+            r.detail =
+                QStringLiteral("server %1x, client %2x (end to end %3x)").arg(num(gs), num(gc), num(gw));
+        }
+        t.push_back(r);
+    }
+    {
+        Target r{QStringLiteral("no LeaseModel reset at 100 000 leases"), false,
+                 QStringLiteral("needs the point")};
+        if (l100k) {
+            r.pass = l100k->leaseModelResets == 0 && l100k->failedRefreshes == 0;
+            r.detail = QStringLiteral("%1 resets over %2 refreshes (%3 failed)")
+                           .arg(l100k->leaseModelResets)
+                           .arg(int(l100k->samples.size()) + l100k->warmups)
+                           .arg(l100k->failedRefreshes);
+        }
+        t.push_back(r);
+    }
+    return t;
+}
+
+bool printTables(FILE* out, const RunInfo& run, const std::vector<PointResult>& points)
+{
+    bool complete = true;
+    auto check = [&](const QString& cell) {
+        if (cell.contains(QLatin1String("n/a")))
+            complete = false;
+        return cell;
+    };
+    std::fprintf(out, "leasewatch-bench: scale %s, %d measured refreshes per point; %s\n",
+                 run.scale.toUtf8().constData(), run.refreshes, run.machine.toUtf8().constData());
+    std::fprintf(out, "Per refresh, median/p95. server = the console's statements (pg_stat_statements "
+                      "total_exec_time); floor = plain SELECTs of the same rows and columns;\nclient = last "
+                      "byte received -> models updated; raw = PQgetvalue/PQgetlength over every value of the "
+                      "same results; RSS after the point.\n\n");
+    std::vector<QStringList> rows;
+    for (const auto& p : points) {
+        const double sr = ratio(median(column(p, &Sample::serverMs)), median(column(p, &Sample::floorMs)));
+        const double cr = ratio(median(column(p, &Sample::clientMs)), median(column(p, &Sample::rawMs)));
+        rows.push_back({p.name, QString::number(p.leases), QString::number(p.locks),
+                        QString::number(p.backends), check(medP95(column(p, &Sample::roundTrips))),
+                        check(medP95(column(p, &Sample::serverMs))),
+                        check(medP95(column(p, &Sample::floorMs))), check(num(sr)),
+                        check(medP95(column(p, &Sample::bytes), 1024.0)),
+                        check(medP95(column(p, &Sample::clientMs))), check(medP95(column(p, &Sample::rawMs))),
+                        check(num(cr)), check(num(p.rssMiB)), QString::number(p.leaseModelResets)});
+    }
+    printAligned(out,
+                 {QStringLiteral("point"), QStringLiteral("leases"), QStringLiteral("locks"),
+                  QStringLiteral("backends"), QStringLiteral("round trips"), QStringLiteral("server ms"),
+                  QStringLiteral("floor ms"), QStringLiteral("srv/floor"), QStringLiteral("recv KiB"),
+                  QStringLiteral("client ms"), QStringLiteral("raw ms"), QStringLiteral("cli/raw"),
+                  QStringLiteral("RSS MiB"), QStringLiteral("resets")},
+                 rows);
+
+    std::fprintf(out,
+                 "\nServer time per statement, median ms, console/floor (hash: new names only, no floor)\n");
+    rows.clear();
+    for (const auto& p : points) {
+        QStringList r{p.name};
+        for (const QString& k : kStatementKinds) {
+            if (k == QLatin1String("hash")) {
+                r << check(num(median(stmtColumn(p, true, k))));
+                continue;
+            }
+            r << check(num(median(stmtColumn(p, true, k))) + QLatin1Char('/') +
+                       num(median(stmtColumn(p, false, k))));
+        }
+        rows.push_back(r);
+    }
+    QStringList h{QStringLiteral("point")};
+    h += kStatementKinds;
+    printAligned(out, h, rows);
+
+    std::fprintf(out, "\nClient time per refresh, median ms (client = decode + analyze + handoff + models; "
+                      "cold = the point's first refresh, every row inserted)\n");
+    rows.clear();
+    for (const auto& p : points)
+        rows.push_back({p.name, check(num(median(column(p, &Sample::wallMs)))),
+                        check(num(median(column(p, &Sample::waitMs)))),
+                        check(num(median(column(p, &Sample::prepMs)))),
+                        check(num(median(column(p, &Sample::decodeMs)))),
+                        check(num(median(column(p, &Sample::analyzeMs)))),
+                        check(num(median(column(p, &Sample::handoffMs)))),
+                        check(num(median(column(p, &Sample::leaseModelMs)))),
+                        check(num(median(column(p, &Sample::lockModelsMs)))),
+                        check(num(median(column(p, &Sample::findingsMs)))), check(num(p.coldClientMs)),
+                        QString::number(p.findings)});
+    printAligned(out,
+                 {QStringLiteral("point"), QStringLiteral("refresh wall"), QStringLiteral("wait"),
+                  QStringLiteral("prepare"), QStringLiteral("decode"), QStringLiteral("analyze"),
+                  QStringLiteral("handoff"), QStringLiteral("lease model"), QStringLiteral("lock models"),
+                  QStringLiteral("findings"), QStringLiteral("cold client"), QStringLiteral("#findings")},
+                 rows);
+
+    for (const auto& p : points) {
+        if (!p.rawSameStatements || p.unmatchedConsoleStatements || p.failedRefreshes ||
+            p.hashRefreshesMeasured)
+            std::fprintf(out,
+                         "note %s: raw statements = console's: %s; unmatched console statements: %d; failed "
+                         "refreshes: %d; measured refreshes with hashing: %d\n",
+                         p.name.toUtf8().constData(), p.rawSameStatements ? "yes" : "NO",
+                         p.unmatchedConsoleStatements, p.failedRefreshes, p.hashRefreshesMeasured);
+        if (p.samples.empty())
+            complete = false;
+    }
+    std::fprintf(out, "%s\n", complete ? "all figures present" : "MISSING FIGURES");
+    return complete;
+}
+
+void printTargets(FILE* out, const std::vector<Target>& targets, bool judged)
+{
+    std::fprintf(out, "\nTargets%s\n", judged ? "" : " (not judged at this scale: informative only)");
+    for (const Target& t : targets)
+        std::fprintf(out, "  %-4s %s: %s\n", judged ? (t.pass ? "PASS" : "FAIL") : "--",
+                     t.name.toUtf8().constData(), t.detail.toUtf8().constData());
+}
+
+QJsonObject toJson(const RunInfo& run, const std::vector<PointResult>& points,
+                   const std::vector<Target>& targets, bool judged)
+{
+    auto jnum = [](double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); };
+    QJsonArray jp;
+    for (const auto& p : points) {
+        QJsonObject figures;
+        for (const Field& f : kFields) {
+            const auto v = column(p, f.member);
+            figures.insert(QLatin1String(f.key), QJsonObject{{QStringLiteral("median"), jnum(median(v))},
+                                                             {QStringLiteral("p95"), jnum(p95(v))}});
+        }
+        QJsonObject console, floor;
+        for (const QString& k : kStatementKinds) {
+            console.insert(k, jnum(median(stmtColumn(p, true, k))));
+            if (k != QLatin1String("hash"))
+                floor.insert(k, jnum(median(stmtColumn(p, false, k))));
+        }
+        QJsonObject o{
+            {QStringLiteral("name"), p.name},
+            {QStringLiteral("leases"), p.leases},
+            {QStringLiteral("advisoryLocks"), p.locks},
+            {QStringLiteral("idleBackends"), p.backends},
+            {QStringLiteral("refreshes"), int(p.samples.size())},
+            {QStringLiteral("warmupRefreshes"), p.warmups},
+            {QStringLiteral("figures"), figures},
+            {QStringLiteral("serverOverFloor"),
+             jnum(ratio(median(column(p, &Sample::serverMs)), median(column(p, &Sample::floorMs))))},
+            {QStringLiteral("clientOverRaw"),
+             jnum(ratio(median(column(p, &Sample::clientMs)), median(column(p, &Sample::rawMs))))},
+            {QStringLiteral("statementMedianMs"),
+             QJsonObject{{QStringLiteral("console"), console}, {QStringLiteral("floor"), floor}}},
+            {QStringLiteral("coldRefreshWallMs"), jnum(p.coldWallMs)},
+            {QStringLiteral("coldClientUpdateMs"), jnum(p.coldClientMs)},
+            {QStringLiteral("rssBeforeMiB"), jnum(p.rssBeforeMiB)},
+            {QStringLiteral("rssMiB"), jnum(p.rssMiB)},
+            {QStringLiteral("leaseModelResets"), p.leaseModelResets},
+            {QStringLiteral("failedRefreshes"), p.failedRefreshes},
+            {QStringLiteral("measuredRefreshesWithHashing"), p.hashRefreshesMeasured},
+            {QStringLiteral("unmatchedConsoleStatements"), p.unmatchedConsoleStatements},
+            {QStringLiteral("rawStatementsMatchConsole"), p.rawSameStatements},
+            {QStringLiteral("sessionsSeen"), p.sessionsSeen},
+            {QStringLiteral("advisoryLockRows"), p.advisoryRows},
+            {QStringLiteral("leaseRows"), p.leaseRows},
+            {QStringLiteral("findings"), p.findings},
+        };
+        jp.append(o);
+    }
+    QJsonArray jt;
+    for (const Target& t : targets)
+        jt.append(QJsonObject{{QStringLiteral("name"), t.name},
+                              {QStringLiteral("pass"), judged ? QJsonValue(t.pass) : QJsonValue()},
+                              {QStringLiteral("detail"), t.detail}});
+    return QJsonObject{{QStringLiteral("scale"), run.scale},
+                       {QStringLiteral("refreshesPerPoint"), run.refreshes},
+                       {QStringLiteral("machine"), run.machine},
+                       {QStringLiteral("durationS"), run.durationS},
+                       {QStringLiteral("targetsJudged"), judged},
+                       {QStringLiteral("points"), jp},
+                       {QStringLiteral("targets"), jt}};
+}
+
+} // namespace lw::bench

@@ -1,0 +1,82 @@
+#pragma once
+// Figures of the benchmark: per-refresh samples, their median/p95 per scale point, the targets,
+// and the output (aligned text tables, JSON).
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <cstdio>
+#include <vector>
+
+namespace lw::bench {
+
+// One measured refresh.
+struct Sample
+{
+    double roundTrips = 0;
+    double serverMs = 0;   // the console's statements, pg_stat_statements total_exec_time
+    double floorMs = 0;    // plain SELECTs of the same rows and columns
+    double bytes = 0;      // Snapshot::bytesReceived
+    double clientMs = 0;   // last byte received → models updated (decode + analyze + handoff + models)
+    double rawMs = 0;      // PQgetvalue/PQgetlength over every value of the same statements' results
+    double wallMs = 0;     // Poller::refreshOnce, start to return
+    double endToEndMs = 0; // refreshOnce + handoff + models: what one refresh costs the console
+    double waitMs = 0;     // Snapshot::clientWaitMs (send → last byte)
+    double prepMs = 0;     // refreshOnce before sending (candidate names for hashing, statements)
+    double decodeMs = 0;   // Snapshot::decodeMs
+    double analyzeMs = 0;  // analyze() on the same snapshot, timed again (it is pure)
+    double handoffMs = 0;  // the Snapshot copies of the queued signal and Monitor::last_
+    double leaseModelMs = 0;
+    double lockModelsMs = 0;                          // AdvisoryLockModel + BlockingTreeModel
+    double findingsMs = 0;                            // DeadlockWindow + collectFindings + FindingsModel
+    QMap<QString, double> consoleStmtMs, floorStmtMs; // per statement kind
+};
+
+struct PointResult
+{
+    QString name;
+    int leases = 0, locks = 0, backends = 0;
+    std::vector<Sample> samples;
+    int warmups = 0;
+    double coldWallMs = 0, coldClientMs = 0; // the first refresh: every row inserted into the models
+    int leaseModelResets = 0;                // modelReset of the LeaseModel, every refresh of the point
+    int failedRefreshes = 0;
+    int hashRefreshesMeasured = 0; // measured refreshes that still hashed new names (should be 0)
+    int unmatchedConsoleStatements = 0;
+    bool rawSameStatements = false; // the raw-decode statements have the console's query ids
+    double rssBeforeMiB = 0, rssMiB = 0;
+    int sessionsSeen = 0, advisoryRows = 0, leaseRows = 0, findings = 0;
+};
+
+struct Target
+{
+    QString name;
+    bool pass = false;
+    QString detail;
+};
+
+double median(std::vector<double> v);
+double p95(std::vector<double> v); // nearest rank
+
+// Median and p95 of one figure over a point's samples.
+std::vector<double> column(const PointResult& p, double Sample::*field);
+std::vector<double> stmtColumn(const PointResult& p, bool console, const QString& kind);
+
+std::vector<Target> judge(const std::vector<PointResult>& points);
+
+struct RunInfo
+{
+    QString scale;
+    int refreshes = 0;
+    QString machine; // "2 cores, PostgreSQL 15.x"
+    double durationS = 0;
+};
+
+// The tables; returns false if a figure is missing (NaN) anywhere.
+bool printTables(FILE* out, const RunInfo& run, const std::vector<PointResult>& points);
+void printTargets(FILE* out, const std::vector<Target>& targets, bool judged);
+QJsonObject toJson(const RunInfo& run, const std::vector<PointResult>& points,
+                   const std::vector<Target>& targets, bool judged);
+
+} // namespace lw::bench

@@ -1,0 +1,400 @@
+// leasewatch-bench [--scale smoke|full] [--json] [--refreshes N] [--cluster-dir DIR]
+//
+// Issue 11's benchmark: the console's real refresh (Poller::refreshOnce) and the model updates of
+// Monitor::onSnapshot against a throwaway cluster loaded to several scale points, one dimension
+// varied at a time. Server time comes from pg_stat_statements, reset and read around every refresh
+// from a separate session; the floor (plain SELECTs of the same rows and columns) and the raw decode
+// run in the same refresh window. Exit code 0 unless the benchmark could not run (2) or crashed;
+// targets are printed, not enforced. With --json the JSON goes to stdout and the tables to stderr.
+#include "BenchReport.h"
+#include "BenchWorkload.h"
+
+#include "Findings.h"
+#include "LeaseModel.h"
+#include "LocksModels.h"
+#include "Poller.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QSet>
+
+#include <malloc.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <stdexcept>
+#include <thread>
+
+using namespace lw;
+using namespace lw::bench;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+volatile std::sig_atomic_t g_interrupted = 0;
+void checkInterrupted()
+{
+    // Unwinding (not exiting) runs the destructors that stop the throwaway cluster.
+    if (g_interrupted)
+        throw std::runtime_error("interrupted");
+}
+
+struct ScalePoint
+{
+    QString name;
+    int leases, locks, backends;
+};
+
+// Baseline, then one dimension at a time; within a dimension ascending (RSS is then comparable).
+std::vector<ScalePoint> scalePoints(bool smoke)
+{
+    const ScalePoint base{QStringLiteral("base"), 1000, 100, 10};
+    if (smoke)
+        return {base};
+    return {base,
+            {QStringLiteral("leases-10k"), 10000, 100, 10},
+            {QStringLiteral("leases-100k"), 100000, 100, 10},
+            {QStringLiteral("locks-2k"), 1000, 2000, 10},
+            {QStringLiteral("locks-20k"), 1000, 20000, 10},
+            {QStringLiteral("backends-100"), 1000, 100, 100},
+            {QStringLiteral("backends-400"), 1000, 100, 400}};
+}
+
+double rssMiB()
+{
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        std::fclose(f);
+    }
+    return double(resident) * double(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+// The console's own statements (Poller's sql::), for the raw decode; each point also checks by
+// pg_stat_statements query id that they are the ones the console ran.
+// Functions, not namespace-scope copies: no dependency on another file's static initialization.
+QByteArray consoleMetaSql()
+{
+    return lw::sql::meta();
+}
+QByteArray consoleActivitySql()
+{
+    return lw::sql::activity();
+}
+QByteArray consoleLocksSql()
+{
+    return lw::sql::locks(150000); // PostgreSQL 14+ variant (waitstart)
+}
+
+// The floor: plain SELECTs of the same rows and columns, no casts, no extract(), no CTE. The
+// blockers column is kept (the console needs it and this is its cheapest form); pg_locks is read
+// whole, as the console's scan must, and the client could count it.
+std::vector<pg::Statement> floorStatements()
+{
+    return {
+        {"SELECT now(), current_setting('server_version'), current_setting('server_version_num'), "
+         "current_database(), current_user, pg_backend_pid(), current_setting('max_connections'), "
+         "current_setting('superuser_reserved_connections'), current_setting('max_locks_per_transaction'), "
+         "current_setting('max_prepared_transactions'), d.deadlocks, d.stats_reset, "
+         "current_setting('is_superuser') FROM pg_stat_database d WHERE d.datname = current_database()",
+         {}},
+        {"SELECT pid, datname, usename, application_name, client_addr, client_port, backend_start, "
+         "xact_start, "
+         "query_start, state_change, state, wait_event_type, wait_event, query, "
+         "CASE WHEN wait_event_type = 'Lock' THEN pg_blocking_pids(pid) END "
+         "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+         {}},
+        {"SELECT locktype, database, classid, objid, objsubid, pid, mode, granted, fastpath, waitstart "
+         "FROM pg_locks",
+         {}},
+        {"SELECT name, holder, taken_at, expires_at FROM public.leases", {}},
+    };
+}
+
+// Which of the console's statements a pg_stat_statements text is (same words for the floor's).
+QString statementKind(const QString& q)
+{
+    if (q.contains(QLatin1String("hashtext(")))
+        return QStringLiteral("hash");
+    if (q.contains(QLatin1String("pg_locks")))
+        return QStringLiteral("locks");
+    if (q.contains(QLatin1String("pg_stat_activity")))
+        return QStringLiteral("activity");
+    if (q.contains(QLatin1String("pg_stat_database")))
+        return QStringLiteral("meta");
+    if (q.contains(QLatin1String("leases")))
+        return QStringLiteral("leases");
+    return {};
+}
+
+pg::ConnectOptions helperOptions(const QByteArray& conninfo, const char* appName)
+{
+    pg::ConnectOptions o;
+    o.dsn = QString::fromUtf8(conninfo);
+    o.applicationName = QString::fromLatin1(appName);
+    return o;
+}
+
+struct Models
+{
+    LeaseModel leases;
+    AdvisoryLockModel locks;
+    BlockingTreeModel blocking;
+    FindingsModel findings;
+    DeadlockWindow deadlocks;
+    Snapshot last; // Monitor::last_
+};
+
+// Monitor::onSnapshot, timed by part. The queued signal's copy and Monitor::last_ are the handoff.
+void applyToModels(Models& m, const Snapshot& fromWorker, Sample& out)
+{
+    auto t = Clock::now();
+    const Snapshot s = fromWorker; // the argument copy a queued connection makes
+    m.last = s;
+    out.handoffMs = msSince(t);
+    t = Clock::now();
+    m.leases.applySnapshot(s);
+    out.leaseModelMs = msSince(t);
+    t = Clock::now();
+    m.locks.applySnapshot(s);
+    m.blocking.applySnapshot(s);
+    out.lockModelsMs = msSince(t);
+    t = Clock::now();
+    if (s.ok) {
+        m.deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
+        m.findings.setFindings(collectFindings(s, m.leases, &m.deadlocks), s.serverNow);
+    }
+    out.findingsMs = msSince(t);
+}
+
+PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes)
+{
+    const auto pointStart = Clock::now();
+    PointResult pr;
+    pr.name = sp.name;
+    pr.leases = sp.leases;
+    pr.locks = sp.locks;
+    pr.backends = sp.backends;
+    std::fprintf(stderr, "[bench] %s: loading (%d leases, %d advisory locks, %d idle backends)\n",
+                 sp.name.toUtf8().constData(), sp.leases, sp.locks, sp.backends);
+    w.setLeases(sp.leases);
+    w.setLocks(sp.locks);
+    w.setBackends(sp.backends);
+    ::malloc_trim(0); // the previous point's models are gone: give their memory back before measuring
+    pr.rssBeforeMiB = rssMiB();
+
+    PollerConfig cfg; // the console's defaults: default leases table, 1 s interval, 5 s deadline
+    cfg.connect = helperOptions(w.conninfo(kConsoleRole), "leasewatch");
+    Poller poller(cfg);
+    auto models = std::make_unique<Models>();
+    models->leases.setPolicy(leasePolicyFor(cfg));
+    QObject::connect(&models->leases, &QAbstractItemModel::modelReset, [&pr] { ++pr.leaseModelResets; });
+
+    pg::Connection floorConn, rawConn;
+    for (auto [conn, role, app] : {std::tuple{&floorConn, kFloorRole, "leasewatch-bench-floor"},
+                                   std::tuple{&rawConn, kRawRole, "leasewatch-bench-raw"}})
+        if (const pg::PgError e = conn->connect(helperOptions(w.conninfo(role), app)); e.isError())
+            throw std::runtime_error(
+                ("connect " + QByteArray(role) + ": " + e.message.toUtf8()).toStdString());
+    const std::vector<pg::Statement> floorStmts = floorStatements();
+    LeaseTableConfig leaseCfg;
+    const std::vector<pg::Statement> rawStmts = {{consoleMetaSql(), {}},
+                                                 {consoleActivitySql(), {}},
+                                                 {consoleLocksSql(), {}},
+                                                 leaseSelect(rawConn, leaseCfg)};
+
+    // Warm-up: the first refresh fills the models; the next ones hash the new lease names
+    // (at most 20 000 per refresh). Measured refreshes start once a refresh hashed nothing.
+    for (int i = 0; i < 12; ++i) {
+        checkInterrupted();
+        w.renewSome();
+        w.resetStatements();
+        const auto t0 = Clock::now();
+        const Snapshot s = poller.refreshOnce();
+        const double wall = msSince(t0);
+        Sample tmp;
+        const auto t1 = Clock::now();
+        applyToModels(*models, s, tmp);
+        if (i == 0) {
+            pr.coldWallMs = wall;
+            pr.coldClientMs = s.decodeMs + msSince(t1);
+        }
+        ++pr.warmups;
+        if (!s.ok)
+            ++pr.failedRefreshes;
+        bool hashed = false;
+        for (const StatementStat& st : w.readStatements())
+            hashed = hashed || (st.role == QLatin1String(kConsoleRole) &&
+                                statementKind(st.query) == QLatin1String("hash"));
+        if (i >= 1 && !hashed && s.ok)
+            break;
+    }
+
+    QSet<qint64> consoleIds, rawIds;
+    volatile qint64 sink = 0; // keeps the raw decode loop from being optimized away
+    for (int i = 0; i < refreshes; ++i) {
+        checkInterrupted();
+        w.renewSome();
+        w.resetStatements();
+        Sample smp;
+        const auto t0 = Clock::now();
+        const Snapshot s = poller.refreshOnce();
+        smp.wallMs = msSince(t0);
+        if (!s.ok) {
+            ++pr.failedRefreshes;
+            std::fprintf(stderr, "[bench] %s: refresh failed: %s\n", sp.name.toUtf8().constData(),
+                         s.error.toDisplayString().toUtf8().constData());
+            continue;
+        }
+        applyToModels(*models, s, smp);
+        {
+            // analyze() ran inside refreshOnce after decodeMs was taken; it is pure: time it again.
+            const auto ta = Clock::now();
+            const Analysis again = analyze(s, *s.keyNames, cfg.analysis);
+            smp.analyzeMs = msSince(ta);
+            sink = sink + qint64(again.findings.size());
+        }
+        smp.roundTrips = s.roundTrips;
+        smp.bytes = double(s.bytesReceived);
+        smp.waitMs = s.clientWaitMs;
+        smp.decodeMs = s.decodeMs;
+        smp.prepMs = std::max(0.0, smp.wallMs - s.clientWaitMs - s.decodeMs - smp.analyzeMs);
+        smp.clientMs =
+            s.decodeMs + smp.analyzeMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs + smp.findingsMs;
+        smp.endToEndMs = smp.wallMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs + smp.findingsMs;
+
+        std::vector<pg::StatementResult> res;
+        const auto deadline = Clock::now() + std::chrono::seconds(30);
+        if (const pg::PgError e = floorConn.runPipeline(floorStmts, res, deadline); e.isError())
+            throw std::runtime_error(("floor: " + e.message.toUtf8()).toStdString());
+        if (const pg::PgError e = rawConn.runPipeline(rawStmts, res, deadline); e.isError())
+            throw std::runtime_error(("raw: " + e.message.toUtf8()).toStdString());
+        {
+            const auto tr = Clock::now();
+            qint64 acc = 0;
+            for (const auto& r : res) {
+                const PGresult* g = r.result.get();
+                const int rows = PQntuples(g), cols = PQnfields(g);
+                for (int row = 0; row < rows; ++row)
+                    for (int col = 0; col < cols; ++col)
+                        acc += PQgetlength(g, row, col) + PQgetvalue(g, row, col)[0];
+            }
+            smp.rawMs = msSince(tr);
+            sink = sink + acc;
+        }
+
+        for (const StatementStat& st : w.readStatements()) {
+            const QString kind = statementKind(st.query);
+            if (st.role == QLatin1String(kConsoleRole)) {
+                if (kind.isEmpty()) {
+                    ++pr.unmatchedConsoleStatements;
+                    continue;
+                }
+                smp.serverMs += st.execMs;
+                smp.consoleStmtMs[kind] += st.execMs;
+                if (kind == QLatin1String("hash"))
+                    ++pr.hashRefreshesMeasured;
+                else
+                    consoleIds.insert(st.queryId);
+            } else if (st.role == QLatin1String(kFloorRole) && !kind.isEmpty()) {
+                smp.floorMs += st.execMs;
+                smp.floorStmtMs[kind] += st.execMs;
+            } else if (st.role == QLatin1String(kRawRole)) {
+                rawIds.insert(st.queryId);
+            }
+        }
+        pr.sessionsSeen = int(s.sessions.size());
+        pr.advisoryRows = int(s.advisoryLocks.size());
+        pr.leaseRows = int(s.leases.size());
+        pr.findings = models->findings.rowCount();
+        pr.samples.push_back(std::move(smp));
+    }
+    pr.rawSameStatements = !consoleIds.isEmpty() && consoleIds == rawIds;
+    pr.rssMiB = rssMiB();
+    std::fprintf(stderr, "[bench] %s: %d warm-up + %zu measured refreshes in %.1f s\n",
+                 sp.name.toUtf8().constData(), pr.warmups, pr.samples.size(), msSince(pointStart) / 1000.0);
+    (void)sink;
+    return pr;
+}
+
+int usage()
+{
+    std::fprintf(stderr, "usage: leasewatch-bench [--scale smoke|full] [--json] [--refreshes N] "
+                         "[--cluster-dir DIR]\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    bool smoke = false, json = false;
+    int refreshes = -1;
+    QString clusterDir;
+    const QStringList args = app.arguments().mid(1);
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (a == QLatin1String("--scale") && i + 1 < args.size()) {
+            const QString v = args[++i];
+            if (v != QLatin1String("smoke") && v != QLatin1String("full"))
+                return usage();
+            smoke = v == QLatin1String("smoke");
+        } else if (a == QLatin1String("--json")) {
+            json = true;
+        } else if (a == QLatin1String("--refreshes") && i + 1 < args.size()) {
+            bool ok = false;
+            refreshes = args[++i].toInt(&ok);
+            if (!ok || refreshes < 1)
+                return usage();
+        } else if (a == QLatin1String("--cluster-dir") && i + 1 < args.size()) {
+            clusterDir = args[++i];
+        } else {
+            return usage();
+        }
+    }
+    if (refreshes < 0)
+        refreshes = smoke ? 3 : 30;
+    std::signal(SIGINT, [](int) { g_interrupted = 1; });
+    std::signal(SIGTERM, [](int) { g_interrupted = 1; });
+    // Tables go where a human reads them: stdout, or stderr when stdout carries the JSON.
+    FILE* tableOut = json ? stderr : stdout;
+
+    const auto started = Clock::now();
+    RunInfo run;
+    run.scale = smoke ? QStringLiteral("smoke") : QStringLiteral("full");
+    run.refreshes = refreshes;
+    std::vector<PointResult> points;
+    try {
+        Workload w(clusterDir);
+        std::fprintf(stderr, "[bench] starting a throwaway cluster\n");
+        w.start();
+        const QString version = w.serverVersion().section(QLatin1Char(' '), 0, 1);
+        run.machine = QStringLiteral("%1 cores, %2").arg(std::thread::hardware_concurrency()).arg(version);
+        for (const ScalePoint& sp : scalePoints(smoke))
+            points.push_back(runPoint(w, sp, refreshes));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "leasewatch-bench: %s\n", e.what());
+        return 2;
+    }
+    run.durationS = std::chrono::duration<double>(Clock::now() - started).count();
+
+    const bool judged = !smoke;
+    const std::vector<Target> targets = judge(points);
+    printTables(tableOut, run, points);
+    printTargets(tableOut, targets, judged);
+    std::fprintf(tableOut, "\nduration %.1f s (cluster start and load included)\n", run.durationS);
+    if (json)
+        std::fprintf(
+            stdout, "%s",
+            QJsonDocument(toJson(run, points, targets, judged)).toJson(QJsonDocument::Indented).constData());
+    return 0;
+}

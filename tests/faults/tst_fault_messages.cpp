@@ -1,0 +1,298 @@
+// Bad inputs and what the operator reads: for each, one line (PgError::toDisplayString(), what the
+// status bar and `leasewatch snapshot` show) naming the problem, the SQLSTATE where the server sent
+// one, and what to do — against a real private server (TCP, scram-sha-256, tiny max_connections).
+//
+// Problems with the leases table itself (missing table 42P01, missing or mistyped columns 42703,
+// no SELECT privilege 42501) are covered by tests/integration/tst_poller.cpp `tableProblems`; a
+// server older than the supported 13 by tst_fault_version.
+#include "FaultSupport.h"
+#include "Poller.h"
+#include "TestCluster.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace lw;
+using Kind = pg::PgError::Kind;
+
+namespace {
+// A TCP port that accepts connections (the kernel completes the handshake) but never answers:
+// a server that hangs during connect.
+class SilentListener
+{
+public:
+    SilentListener()
+    {
+        fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t len = sizeof a;
+        if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd_, 8) != 0 ||
+            ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+            return;
+        port_ = ntohs(a.sin_port);
+    }
+    ~SilentListener()
+    {
+        if (fd_ >= 0)
+            ::close(fd_);
+    }
+    SilentListener(const SilentListener&) = delete;
+    SilentListener& operator=(const SilentListener&) = delete;
+    int port() const { return port_; }
+
+private:
+    int fd_ = -1;
+    int port_ = -1;
+};
+
+int sockOpt(int fd, int level, int name)
+{
+    int v = -1;
+    socklen_t len = sizeof v;
+    return ::getsockopt(fd, level, name, &v, &len) == 0 ? v : -1;
+}
+} // namespace
+
+class TestFaultMessages : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<fault::PrivateServer> srv_;
+    std::unique_ptr<SilentListener> silent_;
+    QTemporaryDir home_;
+    int port_ = 0;
+    int closedPort_ = 0;
+
+    QString expand(QString dsn) const
+    {
+        return dsn.replace(QLatin1String("%PORT%"), QString::number(port_))
+            .replace(QLatin1String("%CLOSED%"), QString::number(closedPort_))
+            .replace(QLatin1String("%SILENT%"), QString::number(silent_->port()))
+            .replace(QLatin1String("%SU%"), srv_->superuser());
+    }
+
+    static PollerConfig configFor(const QString& dsn)
+    {
+        PollerConfig c;
+        c.connect.dsn = dsn;
+        c.connect.connectTimeoutS = 1;
+        return c;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        auto opts = test::privateClusterOptions(QStringLiteral("messages"));
+        port_ = fault::freeTcpPort();
+        closedPort_ = fault::freeTcpPort();
+        QVERIFY(port_ > 0 && closedPort_ > 0 && port_ != closedPort_);
+        opts.tcp = true;
+        opts.port = port_;
+        // Tiny, and no slots held back for superusers: "too many clients" is easy to reach.
+        opts.maxConnections = 5;
+        opts.extraSettings << QStringLiteral("superuser_reserved_connections = 0")
+                           << QStringLiteral("password_encryption = 'scram-sha-256'");
+        srv_ = std::make_unique<fault::PrivateServer>(opts);
+        const auto err = srv_->start();
+        QVERIFY2(!err, qPrintable(err.value_or(QString())));
+        silent_ = std::make_unique<SilentListener>();
+        QVERIFY(silent_->port() > 0);
+
+        test::execSql(srv_->dsn(), "CREATE ROLE lw_pw LOGIN PASSWORD 'right-secret'; "
+                                   "CREATE ROLE lw_badpw LOGIN PASSWORD 'right-secret'; "
+                                   "CREATE ROLE lw_nopw LOGIN PASSWORD 'right-secret'; "
+                                   "CREATE ROLE lw_fill LOGIN");
+        // Password roles over TCP must authenticate with scram-sha-256; the line goes first because
+        // initdb's "trust" lines would match otherwise (first match wins).
+        QFile hba(srv_->dataDir() + QStringLiteral("/pg_hba.conf"));
+        QVERIFY(hba.open(QIODevice::ReadOnly));
+        const QByteArray rest = hba.readAll();
+        hba.close();
+        QVERIFY(hba.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        hba.write("host all lw_pw,lw_badpw,lw_nopw 127.0.0.1/32 scram-sha-256\n" + rest);
+        hba.close();
+        test::execSql(srv_->dsn(), "SELECT pg_reload_conf()");
+        QCOMPARE(
+            test::queryValue(srv_->dsn(), "SELECT count(*) FROM pg_hba_file_rules WHERE error IS NOT NULL"),
+            QStringLiteral("0"));
+        QVERIFY(fault::waitFor(
+            [&] {
+                return test::queryValue(srv_->dsn(), "SELECT auth_method FROM pg_hba_file_rules ORDER BY "
+                                                     "line_number LIMIT 1") == QLatin1String("scram-sha-256");
+            },
+            5000));
+
+        // The passwords come from a PGPASSFILE, as for psql (libpq ignores it unless mode 0600).
+        QVERIFY(home_.isValid());
+        const QString passfile = home_.filePath(QStringLiteral("pgpass"));
+        QFile pf(passfile);
+        QVERIFY(pf.open(QIODevice::WriteOnly));
+        pf.write(QStringLiteral("127.0.0.1:%1:*:lw_pw:right-secret\n127.0.0.1:%1:*:lw_badpw:wrong-secret\n")
+                     .arg(port_)
+                     .toUtf8());
+        pf.close();
+        QVERIFY(pf.setPermissions(QFile::ReadOwner | QFile::WriteOwner));
+        qputenv("PGPASSFILE", QFile::encodeName(passfile));
+    }
+    void cleanupTestCase()
+    {
+        silent_.reset();
+        srv_.reset();
+    }
+
+    // The set-up above is sound: the right password from the PGPASSFILE gets in over scram.
+    void passwordFromPassfileConnects()
+    {
+        Poller p(configFor(expand("host=127.0.0.1 port=%PORT% user=lw_pw dbname=postgres")));
+        const Snapshot s = p.refreshOnce();
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+        QCOMPARE(s.server.user, QStringLiteral("lw_pw"));
+    }
+
+    void badInputs_data()
+    {
+        QTest::addColumn<QString>("dsn");
+        QTest::addColumn<Kind>("kind");
+        QTest::addColumn<QString>("sqlstate"); // empty: none to show
+        QTest::addColumn<QString>("problem");  // names the problem
+        QTest::addColumn<QString>("advice");   // says what to do
+
+        QTest::newRow("malformed") << "host='oops dbname=x" << Kind::BadConnectionString << ""
+                                   << "invalid connection string"
+                                   << "use key=value pairs";
+        QTest::newRow("unknown host")
+            << "host=leasewatch-no-such-host.invalid port=%PORT% dbname=postgres" << Kind::ConnectFailed << ""
+            << "could not translate host name \"leasewatch-no-such-host.invalid\""
+            << "the host name does not resolve";
+        QTest::newRow("refused") << "host=127.0.0.1 port=%CLOSED% dbname=postgres" << Kind::ConnectFailed
+                                 << ""
+                                 << "Connection refused"
+                                 << "is the server running";
+        QTest::newRow("server never answers")
+            << "host=127.0.0.1 port=%SILENT% dbname=postgres" << Kind::Timeout << ""
+            << "timeout expired while connecting"
+            << "the server did not answer in time";
+        QTest::newRow("wrong password")
+            << "host=127.0.0.1 port=%PORT% user=lw_badpw dbname=postgres" << Kind::ConnectFailed << "28P01"
+            << "password authentication failed for user \"lw_badpw\""
+            << "check the user name and the password";
+        QTest::newRow("no password") << "host=127.0.0.1 port=%PORT% user=lw_nopw dbname=postgres"
+                                     << Kind::ConnectFailed << ""
+                                     << "no password supplied"
+                                     << "PGPASSFILE";
+        QTest::newRow("unknown role")
+            << "host=127.0.0.1 port=%PORT% user=lw_nobody dbname=postgres" << Kind::ConnectFailed << "28000"
+            << "role \"lw_nobody\" does not exist"
+            << "check the user name (user=";
+        QTest::newRow("missing database")
+            << "host=127.0.0.1 port=%PORT% user=%SU% dbname=lw_no_such_db" << Kind::ConnectFailed << "3D000"
+            << "database \"lw_no_such_db\" does not exist"
+            << "check the database name";
+        // Last: fills every slot of the server (released again at the end of the row).
+        QTest::newRow("too many clients")
+            << "host=127.0.0.1 port=%PORT% user=lw_fill dbname=postgres" << Kind::ConnectFailed << "53300"
+            << "too many clients"
+            << "no free connection slot";
+    }
+    void badInputs()
+    {
+        QFETCH(QString, dsn);
+        QFETCH(Kind, kind);
+        QFETCH(QString, sqlstate);
+        QFETCH(QString, problem);
+        QFETCH(QString, advice);
+        dsn = expand(dsn);
+
+        std::vector<pg::Connection> fill; // holds every slot while the row runs
+        if (QTest::currentDataTag() == QLatin1String("too many clients")) {
+            pg::ConnectOptions o;
+            o.dsn = dsn;
+            for (int i = 0; i < 20; ++i) {
+                pg::Connection c;
+                if (c.connect(o).isError())
+                    break;
+                fill.push_back(std::move(c));
+            }
+            QVERIFY(!fill.empty() && fill.size() < 20);
+        }
+
+        Poller p(configFor(dsn));
+        const Snapshot s = p.refreshOnce();
+        QVERIFY(!s.ok);
+        const QString shown = s.error.toDisplayString();
+        qInfo("%s: %s", QTest::currentDataTag(), qPrintable(shown));
+        QCOMPARE(s.error.kind, kind);
+        QCOMPARE(s.error.sqlstate, sqlstate);
+        QVERIFY2(shown.contains(problem), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral(" — ")) && shown.contains(advice), qPrintable(shown));
+        if (!sqlstate.isEmpty())
+            QVERIFY2(shown.contains(QStringLiteral("(SQLSTATE %1)").arg(sqlstate)), qPrintable(shown));
+        QVERIFY2(!shown.contains(QLatin1Char('\n')) && !shown.contains(QLatin1Char('\t')), qPrintable(shown));
+        QVERIFY2(!shown.contains(QLatin1String("FATAL:")), qPrintable(shown)); // libpq's prefix, not ours
+        // A failed connect is retried by the loop (not a state it gives up in), except a DSN that
+        // can never parse — which is still retried with backoff, harmlessly.
+        if (kind != Kind::BadConnectionString)
+            QVERIFY(s.error.needsReconnect());
+
+        fill.clear();
+        if (!QTest::currentTestFailed())
+            QVERIFY(fault::waitFor(
+                [&] {
+                    return test::queryValue(srv_->dsn(), "SELECT count(*) FROM pg_stat_activity WHERE "
+                                                         "usename = 'lw_fill'") == QLatin1String("0");
+                },
+                5000));
+    }
+
+    // Point 5: keepalives, tcp_user_timeout and connect_timeout are in effect on a real connection
+    // with the options every console connection uses — in libpq's view and on the socket itself.
+    void keepalivesInEffect()
+    {
+        pg::Connection c;
+        pg::ConnectOptions o = PollerConfig{}.connect;
+        o.dsn = expand("host=127.0.0.1 port=%PORT% dbname=postgres user=%SU%");
+        const pg::PgError e = c.connect(o);
+        QVERIFY2(!e.isError(), qPrintable(e.toDisplayString()));
+        QHash<QString, QString> in;
+        pg::ConninfoPtr info(PQconninfo(c.raw()));
+        for (auto* opt = info.get(); opt && opt->keyword; ++opt)
+            if (opt->val)
+                in.insert(QString::fromUtf8(opt->keyword), QString::fromUtf8(opt->val));
+        QCOMPARE(in.value("keepalives"), QStringLiteral("1"));
+        QCOMPARE(in.value("keepalives_idle"), QStringLiteral("10"));
+        QCOMPARE(in.value("keepalives_interval"), QStringLiteral("5"));
+        QCOMPARE(in.value("keepalives_count"), QStringLiteral("3"));
+        QCOMPARE(in.value("tcp_user_timeout"), QStringLiteral("30000"));
+        QCOMPARE(in.value("connect_timeout"), QString::number(o.connectTimeoutS));
+        QCOMPARE(in.value("application_name"), QStringLiteral("leasewatch"));
+        QVERIFY(in.value("options").contains(QLatin1String("statement_timeout=")));
+
+        const int fd = PQsocket(c.raw());
+        QVERIFY(fd >= 0);
+        QCOMPARE(sockOpt(fd, SOL_SOCKET, SO_KEEPALIVE), 1);
+        QCOMPARE(sockOpt(fd, IPPROTO_TCP, TCP_KEEPIDLE), 10);
+        QCOMPARE(sockOpt(fd, IPPROTO_TCP, TCP_KEEPINTVL), 5);
+        QCOMPARE(sockOpt(fd, IPPROTO_TCP, TCP_KEEPCNT), 3);
+        QCOMPARE(sockOpt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT), 30000);
+
+        // And the server-side bounds arrived with the session.
+        pg::ResultPtr r;
+        QVERIFY(!c.exec({"SELECT current_setting('statement_timeout') || ' ' || "
+                         "current_setting('default_transaction_read_only')",
+                         {}},
+                        r, pg::Clock::now() + std::chrono::seconds(5))
+                     .isError());
+        QCOMPARE(QString::fromUtf8(PQgetvalue(r.get(), 0, 0)), QStringLiteral("5s on"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFaultMessages)
+#include "tst_fault_messages.moc"
