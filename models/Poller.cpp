@@ -48,26 +48,19 @@ constexpr char kActivitySql_[] =
     "CASE WHEN wait_event_type = 'Lock' THEN pg_blocking_pids(pid) END "
     "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()";
 
-// One scan of pg_locks (it copies every lock of the server while holding all partition locks):
-// the counts for the lock-table gauge and the advisory rows come from the same copy. The LEFT JOIN
-// keeps one row with the counts when there is no advisory lock.
+// One plain pass over pg_locks (it copies every lock of the server while holding all partition
+// locks, ~1 µs a row): only the shared lock table's entries (advisory locks never take the fast
+// path), so the row count is the lock-table gauge and the advisory rows come from the same copy.
 QByteArray locksSql_(int serverVersion)
 {
     const QByteArray waitStart =
-        serverVersion >= 140000 ? "date_part('epoch', a.waitstart)" : "NULL::float8"; // waitstart came in 14
-    const QByteArray cols = serverVersion >= 140000 ? ", waitstart" : "";
-    return "WITH l AS MATERIALIZED (SELECT locktype, database, classid, objid, objsubid, pid, mode, granted, "
-           "fastpath" +
-           cols +
-           " FROM pg_locks) "
-           "SELECT c.shared, c.total, a.pid, d.datname::text, a.classid::int8, a.objid::int8, a.objsubid, "
-           "a.mode, "
-           "a.granted, " +
+        serverVersion >= 140000 ? "date_part('epoch', l.waitstart)" : "NULL::float8"; // waitstart came in 14
+    return "SELECT l.locktype = 'advisory', l.pid, d.datname::text, l.classid::int8, l.objid::int8, "
+           "l.objsubid, "
+           "l.mode, l.granted, " +
            waitStart +
-           ", a.database = (SELECT oid FROM pg_database WHERE datname = "
-           "current_database()) "
-           "FROM (SELECT count(*) FILTER (WHERE NOT fastpath) AS shared, count(*) AS total FROM l) c "
-           "LEFT JOIN l a ON a.locktype = 'advisory' LEFT JOIN pg_database d ON d.oid = a.database";
+           ", l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+           "FROM pg_locks l LEFT JOIN pg_database d ON d.oid = l.database WHERE NOT l.fastpath";
 }
 
 // A text[] literal for a bound parameter: {"a","b\"c"}.
@@ -342,29 +335,27 @@ Snapshot Poller::refreshOnce()
     }
     if (const PGresult* r = res[2].result.get()) {
         const int n = PQntuples(r);
+        s.cluster.lockTableEntries = n;
+        s.cluster.totalLocks = n;
         for (int i = 0; i < n; ++i) {
-            if (i == 0) {
-                s.cluster.lockTableEntries = int(toDouble(r, 0, 0));
-                s.cluster.totalLocks = int(toDouble(r, 0, 1));
-            }
-            if (PQgetisnull(r, i, 2))
-                continue; // the counts-only row: no advisory lock on the server
+            if (PQgetvalue(r, i, 0)[0] != 't')
+                continue; // another lock type: counted, not shown
             AdvisoryLockRow l;
-            l.pid = int(toDouble(r, i, 2));
-            l.database = toString(r, i, 3);
-            const qint64 classid = qint64(std::strtoll(PQgetvalue(r, i, 4), nullptr, 10));
-            const qint64 objid = qint64(std::strtoll(PQgetvalue(r, i, 5), nullptr, 10));
-            l.twoKeys = toDouble(r, i, 6) == 2;
+            l.pid = int(toDouble(r, i, 1));
+            l.database = toString(r, i, 2);
+            const qint64 classid = qint64(std::strtoll(PQgetvalue(r, i, 3), nullptr, 10));
+            const qint64 objid = qint64(std::strtoll(PQgetvalue(r, i, 4), nullptr, 10));
+            l.twoKeys = toDouble(r, i, 5) == 2;
             if (l.twoKeys) {
                 l.key1 = qint32(quint32(classid));
                 l.key2 = qint32(quint32(objid));
             } else {
                 l.key = qint64((quint64(classid) << 32) | quint64(quint32(objid)));
             }
-            l.mode = toString(r, i, 7);
-            l.granted = PQgetvalue(r, i, 8)[0] == 't';
-            l.waitStart = optDouble(r, i, 9);
-            l.inMonitoredDb = PQgetvalue(r, i, 10)[0] == 't';
+            l.mode = toString(r, i, 6);
+            l.granted = PQgetvalue(r, i, 7)[0] == 't';
+            l.waitStart = optDouble(r, i, 8);
+            l.inMonitoredDb = PQgetvalue(r, i, 9)[0] == 't';
             s.advisoryLocks.push_back(std::move(l));
         }
     }

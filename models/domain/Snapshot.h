@@ -82,7 +82,7 @@ struct ClusterInfo
     int maxLocksPerTransaction = 0;
     int maxPreparedTransactions = 0;
     int lockTableEntries = 0; // rows of pg_locks that are not fast-path (shared lock table)
-    int totalLocks = 0;       // all rows of pg_locks
+    int totalLocks = 0;       // rows of pg_locks read (fast-path locks are not read)
     qint64 deadlocks = -1;    // pg_stat_database.deadlocks of the monitored database
     std::optional<double> statsReset;
     bool hasMonitorPrivilege = true; // pg_monitor / pg_read_all_stats (else other roles' sessions are hidden)
