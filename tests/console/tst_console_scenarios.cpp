@@ -87,11 +87,11 @@ private Q_SLOTS:
     void pinnedPoolIsFlaggedWithNames()
     {
         test::TestDatabase db("pinned_pool");
-        auto simulator = startSim(db.dsn(), {"pinned-pool:pool=4,waiters=2,hold=0"});
+        auto simulator = startSim(db.dsn(), {"pinned-pool:pool=4,waiters=2,hold=0,app=billing-api-c"});
         PollerConfig cfg = fastConfig(db.dsn());
         cfg.lockNames = {"billing-job-1", "billing-job-2", "billing-job-3", "billing-job-4",
                          "nightly-report"};
-        cfg.analysis.poolSizes.insert(QStringLiteral("billing-api"), 4);
+        cfg.analysis.poolSizes.insert(QStringLiteral("billing-api-c"), 4);
         Monitor m(cfg);
         new QAbstractItemModelTester(m.locks(), QAbstractItemModelTester::FailureReportingMode::QtTest, &m);
         new QAbstractItemModelTester(m.findings(), QAbstractItemModelTester::FailureReportingMode::QtTest,
@@ -102,7 +102,7 @@ private Q_SLOTS:
             if (!a)
                 return nullptr;
             for (const PoolGroup& g : a->groups)
-                if (g.applicationName == "billing-api" && g.pinned)
+                if (g.applicationName == "billing-api-c" && g.pinned)
                     return &g;
             return nullptr;
         };
@@ -120,7 +120,8 @@ private Q_SLOTS:
             const auto& f = m.findings()->finding(r);
             if (f.kind == FindingKind::PoolPinned) {
                 found = true;
-                QVERIFY2(f.title.contains("billing-api") && f.title.contains("4 of 4"), qPrintable(f.title));
+                QVERIFY2(f.title.contains("billing-api-c") && f.title.contains("4 of 4"),
+                         qPrintable(f.title));
             }
         }
         QVERIFY(found);
@@ -128,7 +129,7 @@ private Q_SLOTS:
         int resolved = 0;
         for (int r = 0; r < m.locks()->rowCount(); ++r) {
             const auto& row = m.locks()->row(r);
-            if (row.session.applicationName != "billing-api" || !row.view.lock.granted)
+            if (row.session.applicationName != "billing-api-c" || !row.view.lock.granted)
                 continue;
             QVERIFY(row.view.name.startsWith("hashtext('billing-job-"));
             QCOMPARE(row.session.state, QStringLiteral("idle"));
@@ -231,7 +232,7 @@ private Q_SLOTS:
                  QStringLiteral("1"));
 
         const QString consequences =
-            backendSignalConsequences(BackendSignal::Terminate, pid, {"hashtext('sweep')"}, "billing-api");
+            backendSignalConsequences(BackendSignal::Terminate, pid, {"hashtext('sweep')"}, "billing-api-c");
         QVERIFY(consequences.contains("hashtext('sweep')") && consequences.contains("57P01"));
 
         // A role without pg_signal_backend cannot terminate a superuser's backend.

@@ -27,7 +27,7 @@ private Q_SLOTS:
         test::TestDatabase db("overview");
         sim::Options so;
         so.dsn = db.dsn();
-        for (const char* spec : {"pinned-pool:pool=4,waiters=2,hold=0",
+        for (const char* spec : {"pinned-pool:pool=4,waiters=2,hold=0,app=billing-api-o",
                                  "crashed-holder:ttl=3,crash_after=1,interval=60,every=120,flaky=0"}) {
             QString err;
             so.scenarios.push_back(*sim::parseScenario(QString::fromLatin1(spec), &err));
@@ -60,7 +60,7 @@ private Q_SLOTS:
                     return t;
             return QString();
         };
-        QTRY_VERIFY_WITH_TIMEOUT(!find("billing-api", "4 of 4").isEmpty(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!find("billing-api-o", "4 of 4").isEmpty(), 20000);
         // The stale lease names the lease and its old holder (host and pid of the crashed instance).
         QTRY_VERIFY_WITH_TIMEOUT(!find("crashed-job expired", "nobody has taken it over").isEmpty(), 20000);
         const QString stale = find("crashed-job expired", "nobody has taken it over");

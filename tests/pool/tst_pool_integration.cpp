@@ -55,11 +55,11 @@ private Q_SLOTS:
     void pinnedPoolAgainstItsPoolSize()
     {
         test::TestDatabase db("pool_pinned");
-        auto simulator = startSim(db.dsn(), {"pinned-pool:pool=4,waiters=2,hold=0",
+        auto simulator = startSim(db.dsn(), {"pinned-pool:pool=4,waiters=2,hold=0,app=billing-api-p",
                                              "lock-waits:depth=3,kind=advisory,hold=30,pause=1"});
         PollerConfig cfg = fastConfig(db.dsn());
         cfg.lockNames = {"billing-job-1", "billing-job-2", "billing-job-3", "billing-job-4"};
-        cfg.analysis.poolSizes.insert(QStringLiteral("billing-api"), 4);
+        cfg.analysis.poolSizes.insert(QStringLiteral("billing-api-p"), 4);
         Monitor m(cfg);
         PoolView v(&m);
         new QAbstractItemModelTester(v.model(), QAbstractItemModelTester::FailureReportingMode::QtTest, &v);
@@ -67,10 +67,10 @@ private Q_SLOTS:
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         m.start();
-        QTRY_VERIFY_WITH_TIMEOUT(groupOf(*v.history(), "billing-api") &&
-                                     groupOf(*v.history(), "billing-api")->current.pinned,
+        QTRY_VERIFY_WITH_TIMEOUT(groupOf(*v.history(), "billing-api-p") &&
+                                     groupOf(*v.history(), "billing-api-p")->current.pinned,
                                  20000);
-        const auto* g = groupOf(*v.history(), "billing-api");
+        const auto* g = groupOf(*v.history(), "billing-api-p");
         const GroupSample last = g->series.fine().back();
         QCOMPARE(last.idleHoldingAdvisory, 4);
         QCOMPARE(last.total(), 4);
