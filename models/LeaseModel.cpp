@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
+#include <QSet>
 #include <QTimeZone>
 
 #include <cmath>
@@ -280,11 +281,23 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     std::vector<Entry> added;
     // Keys are unique per snapshot: the n-th row with the same name (a mapped column that is not
     // unique) gets name + U+0001 + n, which no sane lease name contains.
-    QHash<QString, int> occurrences;
+    // Only names met twice in this snapshot pay for a counter; the common case is one lookup.
+    QHash<QString, int> duplicates;
+    QSet<QString> addedKeys;
+    auto used = [&](const QString& k) {
+        const auto it = index_.constFind(k);
+        return (it != index_.constEnd() && seen[size_t(*it)]) || addedKeys.contains(k);
+    };
     int minChanged = int(rows_.size()), maxChanged = -1;
     for (const LeaseRow& row : s.leases) {
-        const int n = ++occurrences[row.name];
-        const QString key = n == 1 ? row.name : row.name + QChar(1) + QString::number(n);
+        QString key = row.name;
+        if (used(key)) {
+            int& n = duplicates[row.name];
+            n = std::max(n, 1);
+            do
+                key = row.name + QChar(1) + QString::number(++n);
+            while (used(key));
+        }
         const auto it = index_.constFind(key);
         if (it == index_.constEnd()) {
             Entry e;
@@ -292,6 +305,7 @@ void LeaseModel::applySnapshot(const Snapshot& s)
             observeLease(e.track, row, s.serverNow, prevServerNow_,
                          first ? Sighting::FirstRefresh : Sighting::NewRow);
             e.holder = splitHolder(row.holder.value_or(QString()));
+            addedKeys.insert(key);
             added.push_back(std::move(e));
             continue;
         }

@@ -1,5 +1,6 @@
 #include "Poller.h"
 
+#include <QSet>
 #include <QTimer>
 
 #include <algorithm>
@@ -260,12 +261,21 @@ Snapshot Poller::refreshOnce()
     stmts.push_back({sql::activity(), {}});
     stmts.push_back({sql::locks(conn_.serverVersion()), {}});
     // Hash only names not hashed before on this connection's server (bounded per refresh).
+    // Lease names are probed against the cache directly: no per-refresh list of every candidate.
     QStringList toHash;
-    for (const QString& n : lockNameCandidates(cfg_, lastLeaseNames_, lastServerNow_)) {
-        if (!hashCache_.contains(n))
+    QSet<QString> pending;
+    auto consider = [&](const QString& n) {
+        if (toHash.size() < 20000 && !hashCache_.contains(n) && !pending.contains(n)) {
+            pending.insert(n);
             toHash << n;
-        if (toHash.size() >= 20000)
-            break;
+        }
+    };
+    for (const QString& n : lockNameCandidates(cfg_, {}, lastServerNow_))
+        consider(n);
+    for (const QString& n : std::as_const(lastLeaseNames_)) {
+        consider(n);
+        for (const QString& prefix : cfg_.lockNamePrefixes)
+            consider(prefix + n);
     }
     if (!toHash.isEmpty())
         stmts.push_back(
