@@ -10,7 +10,7 @@ packages=(
   qt6-base-dev libqt6charts6-dev libqt6sql6-sqlite libgl-dev qt6-qpa-plugins
   libpq-dev
   # PostgreSQL 15 server for the tests and the demo (the tests start their own throwaway cluster)
-  postgresql-15 postgresql-contrib
+  postgresql-15 postgresql-contrib pgbouncer
   # tests: offscreen/Xvfb screenshots, process tools, wall-clock skew, TLS certificates
   xvfb xauth procps faketime openssl postgresql-client
   # packaging (.deb via CPack) and its installation test

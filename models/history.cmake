@@ -1,0 +1,1 @@
+# history (filled in by its issue's work)

@@ -1,0 +1,1 @@
+# pgbouncer (filled in by its issue's work)
