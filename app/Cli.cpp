@@ -10,16 +10,22 @@
 
 namespace lw::app {
 
-Invocation parseCommandLine(const QStringList& args)
+Invocation parseCommandLine(const QStringList& args, const ProfileStore* profiles)
 {
     Invocation inv;
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Leasewatch: live console for PostgreSQL leases, advisory locks and connection pools.\n\n"
-        "  leasewatch [options] [DSN]          open the console on DSN (conninfo, URI or service name)\n"
-        "  leasewatch --demo                   open the console on a throwaway demo cluster with a\n"
-        "                                      simulated workload\n"
-        "  leasewatch snapshot DSN [--json]    print one refresh and exit (no display needed)"));
+        "  leasewatch [options] [PROFILE|DSN]     open the console on a saved profile or on DSN\n"
+        "                                         (conninfo, URI or service name); none: choose a profile\n"
+        "  leasewatch --demo                      open the console on a throwaway demo cluster with a\n"
+        "                                         simulated workload\n"
+        "  leasewatch snapshot PROFILE|DSN [--json]  print one refresh and exit (no display needed)\n"
+        "  leasewatch watch PROFILE|DSN [--json]  print it again at every refresh (no display needed)\n"
+        "  leasewatch expire PROFILE|DSN NAME --holder HOLDER\n"
+        "                                         force-expire a stale lease (operator mode only); exit 0\n"
+        "                                         only when the lease was expired\n\n"
+        "Profiles are kept in ~/.config/Leasewatch/leasewatch/profiles.json (File > Profiles…)."));
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help."));
     const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")},
@@ -69,8 +75,17 @@ Invocation parseCommandLine(const QStringList& args)
         QStringLiteral("pool-size"),
         QStringLiteral("Configured pool size of an application: NAME=N (repeatable)."),
         QStringLiteral("name=n"));
+    const QCommandLineOption holder(QStringLiteral("holder"),
+                                    QStringLiteral("expire: the holder the lease must still have."),
+                                    QStringLiteral("holder"));
+    const QCommandLineOption count(QStringLiteral("count"),
+                                   QStringLiteral("watch: stop after N refreshes (default: until interrupted)."),
+                                   QStringLiteral("n"));
+    const QCommandLineOption evenIfAlive(
+        QStringLiteral("even-if-alive"),
+        QStringLiteral("expire: go ahead although the holder may be alive (the window's second confirmation)."));
     p.addOptions({help, version, demo, json, preset, table, columns, timeKind, ttl, interval, screenshots,
-                  quitAfter, operatorMode, auditTable, lockNames, poolSize});
+                  quitAfter, operatorMode, auditTable, lockNames, poolSize, holder, count, evenIfAlive});
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
     inv.helpText = p.helpText();
 
@@ -88,51 +103,57 @@ Invocation parseCommandLine(const QStringList& args)
         return inv;
     }
     QStringList pos = p.positionalArguments();
-    if (!pos.isEmpty() && pos.first() == QLatin1String("snapshot")) {
-        inv.mode = Invocation::Mode::Snapshot;
-        pos.removeFirst();
-        if (pos.size() != 1) {
-            inv.mode = Invocation::Mode::Error;
-            inv.error =
-                QStringLiteral("snapshot needs exactly one DSN (leasewatch snapshot \"host=… dbname=…\")");
-            return inv;
-        }
-    } else if (p.isSet(demo)) {
-        inv.mode = Invocation::Mode::Demo;
-    } else if (pos.isEmpty()) {
-        // Started from the desktop menu: the window asks for the database.
-        inv.mode = Invocation::Mode::GuiAsk;
-    } else if (pos.size() != 1) {
-        inv.mode = Invocation::Mode::Error;
-        inv.error = QStringLiteral("one DSN expected, got %1 arguments").arg(pos.size());
-        return inv;
-    }
-    inv.dsn = pos.value(0);
-    inv.json = p.isSet(json);
-
-    const auto lt = LeaseTableConfig::preset(p.value(preset));
-    if (!lt) {
-        inv.mode = Invocation::Mode::Error;
-        inv.error = QStringLiteral("unknown preset \"%1\" (known: %2)")
-                        .arg(p.value(preset), LeaseTableConfig::presetNames().join(QStringLiteral(", ")));
-        return inv;
-    }
-    inv.config.leases = *lt;
-    if (p.isSet(table)) {
-        const QString t = p.value(table);
-        const auto dot = t.indexOf(QLatin1Char('.'));
-        if (dot > 0) {
-            inv.config.leases.schema = t.left(dot);
-            inv.config.leases.table = t.mid(dot + 1);
-        } else {
-            inv.config.leases.table = t;
-        }
-    }
     auto fail = [&](const QString& msg) {
         inv.mode = Invocation::Mode::Error;
         inv.error = msg;
         return inv;
     };
+    const QString verb = pos.value(0);
+    if (verb == QLatin1String("snapshot") || verb == QLatin1String("watch")) {
+        inv.mode = verb == QLatin1String("watch") ? Invocation::Mode::Watch : Invocation::Mode::Snapshot;
+        pos.removeFirst();
+        if (pos.size() != 1)
+            return fail(QStringLiteral("%1 needs exactly one profile name or DSN (leasewatch %1 \"host=… "
+                                       "dbname=…\")")
+                            .arg(verb));
+    } else if (verb == QLatin1String("expire")) {
+        inv.mode = Invocation::Mode::Expire;
+        pos.removeFirst();
+        if (pos.size() != 2 || !p.isSet(holder))
+            return fail(QStringLiteral("expire needs a profile name or DSN, the lease name and --holder "
+                                       "(leasewatch expire DSN NAME --holder HOLDER)"));
+        inv.leaseName = pos.takeLast();
+        inv.holder = p.value(holder);
+        inv.evenIfAlive = p.isSet(evenIfAlive);
+    } else if (p.isSet(demo)) {
+        inv.mode = Invocation::Mode::Demo;
+    } else if (pos.isEmpty()) {
+        // Started from the desktop menu: the window asks for a profile.
+        inv.mode = Invocation::Mode::GuiAsk;
+    } else if (pos.size() != 1) {
+        return fail(QStringLiteral("one profile name or DSN expected, got %1 arguments").arg(pos.size()));
+    }
+    inv.dsn = pos.value(0);
+    inv.json = p.isSet(json);
+
+    // A stored profile of that name comes first; the options given on the command line override it.
+    std::optional<Profile> profile;
+    if (profiles && !inv.dsn.isEmpty())
+        profile = profiles->find(inv.dsn);
+    if (profile) {
+        inv.profile = *profile;
+        inv.config = profile->toPollerConfig();
+        inv.dsn = inv.config.connect.dsn;
+    }
+    if (!profile || p.isSet(preset)) {
+        const auto lt = LeaseTableConfig::preset(p.value(preset));
+        if (!lt)
+            return fail(QStringLiteral("unknown preset \"%1\" (known: %2)")
+                            .arg(p.value(preset), LeaseTableConfig::presetNames().join(QStringLiteral(", "))));
+        inv.config.leases = *lt;
+    }
+    if (p.isSet(table))
+        inv.config.leases.setQualifiedName(p.value(table));
     if (p.isSet(columns) && !inv.config.leases.setColumns(p.value(columns)))
         return fail(QStringLiteral("--columns needs four names: name,holder,taken_at,expires_at"));
     if (p.isSet(timeKind) && !inv.config.leases.setTimeKind(p.value(timeKind)))
@@ -144,11 +165,14 @@ Invocation parseCommandLine(const QStringList& args)
             return fail(QStringLiteral("--ttl must be a positive number of seconds"));
         inv.config.leases.ttlSeconds = v;
     }
-    inv.config.intervalMs = p.value(interval).toInt(&ok);
-    if (!ok || inv.config.intervalMs < 100)
-        return fail(QStringLiteral("--interval must be a number of milliseconds >= 100"));
-    inv.config.operatorMode = p.isSet(operatorMode);
-    inv.config.auditTable = p.value(auditTable);
+    if (!profile || p.isSet(interval)) {
+        inv.config.intervalMs = p.value(interval).toInt(&ok);
+        if (!ok || inv.config.intervalMs < 100)
+            return fail(QStringLiteral("--interval must be a number of milliseconds >= 100"));
+    }
+    inv.config.operatorMode = inv.config.operatorMode || p.isSet(operatorMode);
+    if (p.isSet(auditTable))
+        inv.config.auditTable = p.value(auditTable);
     if (p.isSet(lockNames))
         inv.config.lockNames = p.value(lockNames).split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (const QString& ps : p.values(poolSize)) {
@@ -157,6 +181,11 @@ Invocation parseCommandLine(const QStringList& args)
         if (eq <= 0 || !ok || n <= 0)
             return fail(QStringLiteral("--pool-size needs NAME=N with N > 0"));
         inv.config.analysis.poolSizes.insert(ps.left(eq), n);
+    }
+    if (p.isSet(count)) {
+        inv.watchCount = p.value(count).toInt(&ok);
+        if (!ok || inv.watchCount <= 0)
+            return fail(QStringLiteral("--count must be a positive number of refreshes"));
     }
     inv.screenshotDir = p.value(screenshots);
     if (p.isSet(quitAfter)) {
@@ -167,40 +196,14 @@ Invocation parseCommandLine(const QStringList& args)
         inv.quitAfterS = 5;
     }
     inv.config.connect.dsn = inv.dsn;
-    if (inv.mode == Invocation::Mode::Gui || inv.mode == Invocation::Mode::Snapshot) {
+    if (inv.mode == Invocation::Mode::Gui || inv.mode == Invocation::Mode::Snapshot ||
+        inv.mode == Invocation::Mode::Watch || inv.mode == Invocation::Mode::Expire) {
         if (auto bad = pg::validateDsn(inv.dsn)) {
             inv.mode = Invocation::Mode::Error;
             inv.error = bad->toDisplayString();
         }
     }
     return inv;
-}
-
-int runSnapshot(const Invocation& inv)
-{
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    Poller poller(inv.config);
-    LeaseModel leases;
-    leases.setPolicy(leasePolicyFor(inv.config));
-    leases.setWriterUsesAppClock(inv.config.leases.writerUsesAppClock);
-    const Snapshot s = poller.refreshOnce();
-    if (!s.ok) {
-        err << "leasewatch: " << s.error.toDisplayString() << "\n";
-        return 1;
-    }
-    leases.applySnapshot(s);
-    const std::vector<Finding> findings = collectFindings(s, leases, nullptr);
-    if (inv.json)
-        out << QJsonDocument(snapshotToJson(s, leases, findings)).toJson(QJsonDocument::Indented);
-    else
-        out << snapshotToText(s, leases, findings);
-    out.flush();
-    if (s.leasesError) {
-        err << "leasewatch: " << s.leasesError->toDisplayString() << "\n";
-        return 3;
-    }
-    return 0;
 }
 
 } // namespace lw::app

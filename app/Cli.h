@@ -1,5 +1,6 @@
 #pragma once
 #include "Poller.h"
+#include "Profile.h"
 
 #include <QString>
 #include <QStringList>
@@ -12,20 +13,33 @@ namespace lw::app {
 // must not need a display).
 struct Invocation
 {
-    enum class Mode { Gui, GuiAsk /* no DSN: ask in the window */, Demo, Snapshot, Help, Version, Error };
+    enum class Mode {
+        Gui,
+        GuiAsk, // no DSN: choose a profile in the window
+        Demo,
+        Snapshot,
+        Watch,
+        Expire,
+        Help,
+        Version,
+        Error,
+    };
     Mode mode = Mode::Gui;
     QString dsn;
     bool json = false;
     PollerConfig config;
+    std::optional<Profile> profile; // the stored profile named on the command line, if any
+    QString leaseName, holder;      // expire
+    bool evenIfAlive = false;       // expire: the holder may be alive and the operator says go
+    int watchCount = 0;             // watch: stop after this many refreshes (0: until interrupted)
     QString screenshotDir; // --screenshots DIR: save every page after --quit-after seconds
     double quitAfterS = 0; // --quit-after S: quit by itself (demo capture, smoke checks)
     QString error;         // Mode::Error: one line
     QString helpText;
 };
 
-Invocation parseCommandLine(const QStringList& args);
+// `profiles`: the stored profiles a PROFILE argument may name (nullptr: DSNs only).
+Invocation parseCommandLine(const QStringList& args, const ProfileStore* profiles = nullptr);
 
-// `leasewatch snapshot`: one refresh through the same poller and models as the window.
-int runSnapshot(const Invocation& inv);
 
 } // namespace lw::app

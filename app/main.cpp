@@ -2,14 +2,14 @@
 // headless commands (snapshot, --help, --version) never need a display.
 #include "AuditLog.h"
 #include "Cli.h"
+#include "Consoles.h"
 #include "Demo.h"
+#include "Headless.h"
 #include "MainWindow.h"
 #include "Monitor.h"
 
 #include <QApplication>
 #include <QCoreApplication>
-#include <QInputDialog>
-#include <QLineEdit>
 #include <QMessageBox>
 #include <QTextStream>
 
@@ -49,7 +49,10 @@ int main(int argc, char** argv)
         args << QString::fromLocal8Bit(argv[i]);
     QTextStream out(stdout);
     QTextStream err(stderr);
-    const lw::app::Invocation inv = lw::app::parseCommandLine(args);
+    setIdentity(); // before the profile store is located (QStandardPaths uses the names)
+    lw::ProfileStore profiles;
+    const std::optional<QString> profilesError = profiles.load();
+    const lw::app::Invocation inv = lw::app::parseCommandLine(args, &profiles);
 
     switch (inv.mode) {
     case lw::app::Invocation::Mode::Help:
@@ -61,9 +64,18 @@ int main(int argc, char** argv)
     case lw::app::Invocation::Mode::Error:
         err << "leasewatch: " << inv.error << "\n";
         return 2;
-    case lw::app::Invocation::Mode::Snapshot: {
+    case lw::app::Invocation::Mode::Snapshot:
+    case lw::app::Invocation::Mode::Watch:
+    case lw::app::Invocation::Mode::Expire: {
         QCoreApplication app(argc, argv);
         setIdentity();
+        if (profilesError)
+            err << "leasewatch: " << *profilesError << "\n";
+        err.flush();
+        if (inv.mode == lw::app::Invocation::Mode::Watch)
+            return lw::app::runWatch(inv);
+        if (inv.mode == lw::app::Invocation::Mode::Expire)
+            return lw::app::runExpire(inv);
         return lw::app::runSnapshot(inv);
     }
     case lw::app::Invocation::Mode::Gui:
@@ -84,27 +96,8 @@ int main(int argc, char** argv)
     std::unique_ptr<lw::app::Demo> demo;
     lw::PollerConfig cfg = inv.config;
     QString title = inv.dsn;
-    if (inv.mode == lw::app::Invocation::Mode::GuiAsk) {
-        // No profile store yet: ask for a connection string, keep what was typed on a bad entry.
-        QString dsn;
-        for (;;) {
-            bool ok = false;
-            dsn =
-                QInputDialog::getText(nullptr, QStringLiteral("Leasewatch — connect"),
-                                      QStringLiteral("Connection string, postgresql:// URI or service name\n"
-                                                     "(passwords come from ~/.pgpass or the service file):"),
-                                      QLineEdit::Normal, dsn, &ok);
-            if (!ok)
-                return 0;
-            const auto bad = lw::pg::validateDsn(dsn);
-            if (!bad && !dsn.trimmed().isEmpty())
-                break;
-            QMessageBox::warning(nullptr, QStringLiteral("Leasewatch"),
-                                 bad ? bad->toDisplayString() : QStringLiteral("Enter a connection string."));
-        }
-        cfg.connect.dsn = dsn;
-        title = dsn;
-    }
+    if (inv.profile)
+        title = inv.profile->name;
     if (inv.mode == lw::app::Invocation::Mode::Demo) {
         demo = std::make_unique<lw::app::Demo>();
         if (auto e = demo->start()) {
@@ -134,20 +127,26 @@ int main(int argc, char** argv)
     int rc = 0;
     {
         lw::AuditLog audit; // AppDataLocation/audit.sqlite: every operator action, whatever its outcome
-        lw::Monitor monitor(cfg);
-        lw::ui::MainWindow window(&monitor, title, &audit);
-        window.show();
-        monitor.start();
+        lw::app::Consoles consoles(&profiles, &audit);
+        if (profilesError)
+            QMessageBox::warning(nullptr, QStringLiteral("Leasewatch"), *profilesError);
+        // Started without a database (e.g. from the desktop menu): choose a profile first.
+        if (inv.mode == lw::app::Invocation::Mode::GuiAsk) {
+            if (!consoles.chooseAndOpen())
+                return 0;
+        } else {
+            consoles.open(cfg, title);
+        }
         if (inv.quitAfterS > 0)
             QTimer::singleShot(int(inv.quitAfterS * 1000), &app, [&] {
-                if (!inv.screenshotDir.isEmpty())
-                    for (const QString& f : window.saveScreenshots(inv.screenshotDir))
+                if (!inv.screenshotDir.isEmpty() && consoles.count() > 0)
+                    for (const QString& f : consoles.window(0)->saveScreenshots(inv.screenshotDir))
                         out << "saved " << f << "\n";
                 out.flush();
                 QCoreApplication::quit();
             });
         rc = app.exec();
-    } // the monitor's connection closes before the demo cluster stops
+    } // the monitors' connections close before the demo cluster stops
     demo.reset();
     return rc;
 }

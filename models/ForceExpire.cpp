@@ -2,6 +2,7 @@
 
 #include "AuditLog.h"
 #include "Poller.h"
+#include "pg/PgHandles.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -199,6 +200,59 @@ QString ForceExpireOutcome::text() const
         return QStringLiteral("failed; nothing was changed — %1").arg(error.toDisplayString());
     }
     return {};
+}
+
+QString auditDatabaseLabel(const QString& dsn, const QString& serverDatabase)
+{
+    const QByteArray utf8 = pg::normalizeDsn(dsn).toUtf8();
+    pg::ConninfoPtr opts(PQconninfoParse(utf8.constData(), nullptr));
+    QString host, port, db;
+    for (auto* o = opts.get(); o && o->keyword; ++o) {
+        if (!o->val)
+            continue;
+        if (qstrcmp(o->keyword, "host") == 0)
+            host = QString::fromUtf8(o->val);
+        else if (qstrcmp(o->keyword, "port") == 0)
+            port = QString::fromUtf8(o->val);
+        else if (qstrcmp(o->keyword, "dbname") == 0 || qstrcmp(o->keyword, "service") == 0)
+            db = QString::fromUtf8(o->val);
+    }
+    if (!serverDatabase.isEmpty())
+        db = serverDatabase;
+    QString where = host.isEmpty() ? QStringLiteral("(default host)") : host;
+    if (!port.isEmpty())
+        where += QLatin1Char(':') + port;
+    return QStringLiteral("%1 on %2").arg(db, where);
+}
+
+std::vector<qint64> auditForceExpireSent(AuditLog* audit, const ForceExpireRequest& req,
+                                         const std::vector<ForceExpireTarget>& targets,
+                                         const QString& databaseLabel)
+{
+    std::vector<qint64> ids;
+    for (const ForceExpireTarget& t : targets) {
+        AuditRecord r;
+        r.database = databaseLabel;
+        r.action = QStringLiteral("force-expire");
+        r.target = req.table.qualifiedName() + QLatin1Char('/') + t.name;
+        r.before = t.auditBefore();
+        r.outcome = QStringLiteral("sent, no answer yet");
+        r.outcomeKey = QStringLiteral("pending");
+        ids.push_back(audit && audit->append(r) ? r.id : 0);
+    }
+    return ids;
+}
+
+bool auditForceExpireOutcomes(AuditLog* audit, const std::vector<ForceExpireOutcome>& outcomes,
+                              const std::vector<qint64>& ids)
+{
+    bool logged = true;
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+        const ForceExpireOutcome& o = outcomes[i];
+        const qint64 id = i < ids.size() ? ids[i] : 0;
+        logged = logged && audit && id > 0 && audit->complete(id, o.auditAfter(), o.text(), o.key(), o.dbRole);
+    }
+    return logged;
 }
 
 ForceExpireRequest forceExpireRequestFor(const PollerConfig& cfg)

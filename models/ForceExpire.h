@@ -91,6 +91,20 @@ struct ForceExpireRequest
 struct PollerConfig;
 ForceExpireRequest forceExpireRequestFor(const PollerConfig& cfg);
 
+// "appdb on db1:5432" for audit records: never the DSN itself (it may carry a password).
+// `serverDatabase`, when known, is the database the server reported.
+QString auditDatabaseLabel(const QString& dsn, const QString& serverDatabase = {});
+
+// The audit trail of one force-expire, shared by the window and `leasewatch expire`: each attempt
+// is on record as "sent, no answer yet" before anything is sent, then completed with its outcome.
+class AuditLog;
+std::vector<qint64> auditForceExpireSent(AuditLog* audit, const ForceExpireRequest& req,
+                                         const std::vector<ForceExpireTarget>& targets,
+                                         const QString& databaseLabel);
+// False if any outcome could not be recorded (no log, or a write failed).
+bool auditForceExpireOutcomes(AuditLog* audit, const std::vector<ForceExpireOutcome>& outcomes,
+                              const std::vector<qint64>& ids);
+
 // Runs the compare-and-set for each target, one transaction each, on one short-lived connection
 // (opened here, closed before returning). Blocks: call it off the UI thread. Results are in the
 // order of `targets`.

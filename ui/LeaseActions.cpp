@@ -146,27 +146,7 @@ QString LeaseActions::databaseLabel() const
 {
     if (!monitor_)
         return {};
-    // Never the DSN itself: it may carry a password.
-    const ServerInfo& s = monitor_->lastSnapshot().server;
-    const QByteArray dsn = pg::normalizeDsn(monitor_->config().connect.dsn).toUtf8();
-    pg::ConninfoPtr opts(PQconninfoParse(dsn.constData(), nullptr));
-    QString host, port, db;
-    for (auto* o = opts.get(); o && o->keyword; ++o) {
-        if (!o->val)
-            continue;
-        if (qstrcmp(o->keyword, "host") == 0)
-            host = QString::fromUtf8(o->val);
-        else if (qstrcmp(o->keyword, "port") == 0)
-            port = QString::fromUtf8(o->val);
-        else if (qstrcmp(o->keyword, "dbname") == 0 || qstrcmp(o->keyword, "service") == 0)
-            db = QString::fromUtf8(o->val);
-    }
-    if (!s.database.isEmpty())
-        db = s.database;
-    QString where = host.isEmpty() ? QStringLiteral("(default host)") : host;
-    if (!port.isEmpty())
-        where += QLatin1Char(':') + port;
-    return QStringLiteral("%1 on %2").arg(db, where);
+    return auditDatabaseLabel(monitor_->config().connect.dsn, monitor_->lastSnapshot().server.database);
 }
 
 void LeaseActions::run(const std::vector<ForceExpireTarget>& targets)
@@ -175,18 +155,7 @@ void LeaseActions::run(const std::vector<ForceExpireTarget>& targets)
         return;
     const ForceExpireRequest req = forceExpireRequestFor(monitor_->config());
     // The attempt is on record before anything is sent: even a crash mid-action leaves a trace.
-    std::vector<qint64> ids;
-    const QString db = databaseLabel();
-    for (const ForceExpireTarget& t : targets) {
-        AuditRecord r;
-        r.database = db;
-        r.action = QStringLiteral("force-expire");
-        r.target = req.table.qualifiedName() + QLatin1Char('/') + t.name;
-        r.before = t.auditBefore();
-        r.outcome = tr("sent, no answer yet");
-        r.outcomeKey = QStringLiteral("pending");
-        ids.push_back(audit_ && audit_->append(r) ? r.id : 0);
-    }
+    std::vector<qint64> ids = auditForceExpireSent(audit_, req, targets, databaseLabel());
     startWorker([this, req, targets, ids] {
         std::vector<ForceExpireOutcome> outcomes = forceExpire(req, targets);
         QMetaObject::invokeMethod(
@@ -198,13 +167,7 @@ void LeaseActions::run(const std::vector<ForceExpireTarget>& targets)
 void LeaseActions::onOutcomes(const std::vector<ForceExpireOutcome>& outcomes, const std::vector<qint64>& ids)
 {
     running_ = false;
-    bool logged = true;
-    for (size_t i = 0; i < outcomes.size(); ++i) {
-        const ForceExpireOutcome& o = outcomes[i];
-        const qint64 id = i < ids.size() ? ids[i] : 0;
-        logged =
-            logged && audit_ && id > 0 && audit_->complete(id, o.auditAfter(), o.text(), o.key(), o.dbRole);
-    }
+    const bool logged = auditForceExpireOutcomes(audit_, outcomes, ids);
     if (dialog_) {
         dialog_->showOutcomes(outcomes);
         if (!logged)

@@ -75,6 +75,13 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     });
 
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
+    auto* profiles = fileMenu->addAction(tr("&Profiles… (open another database)"));
+    profiles->setObjectName(QStringLiteral("profilesAction"));
+    profiles->setShortcut(QKeySequence::Open);
+    connect(profiles, &QAction::triggered, this, &MainWindow::profilesRequested);
+    auto* closeWindow = fileMenu->addAction(tr("&Close window"), this, &QWidget::close);
+    closeWindow->setShortcut(QKeySequence::Close);
+    fileMenu->addSeparator();
     auto* quit = fileMenu->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
     auto* viewMenu = menuBar()->addMenu(tr("&View"));

@@ -40,6 +40,10 @@ public:
     // Saves one PNG per page (window-<page>.png) into `dir`; returns the files written.
     QStringList saveScreenshots(const QString& dir);
 
+Q_SIGNALS:
+    // File > Profiles…: the application shows the profiles and opens another window.
+    void profilesRequested();
+
 private:
     void onRefreshed(const Snapshot& s);
     void onStatus(const ConnectionStatus& st);

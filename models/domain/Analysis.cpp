@@ -78,6 +78,8 @@ QString findingKindKey(FindingKind k)
         return QStringLiteral("writer_clock_skew");
     case FindingKind::HiddenByPrivileges:
         return QStringLiteral("hidden_by_privileges");
+    case FindingKind::BouncerSlotHoldsLock:
+        return QStringLiteral("bouncer_slot_holds_lock");
     }
     return {};
 }

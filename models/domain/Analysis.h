@@ -29,6 +29,7 @@ struct Thresholds
     double pinnedShare = 1.0;     // share of the configured pool size that makes a pool "pinned"
     double lockTableShare = 0.8;  // lock-table use above this share of the nominal capacity
     double connectionShare = 0.9; // connections above this share of max_connections - reserved
+    bool operator==(const Thresholds&) const = default;
 };
 
 enum class GroupBy { ClientInstance, ApplicationName, User, Database };
@@ -90,6 +91,7 @@ enum class FindingKind {
     KeyCollision,
     WriterClockSkew,
     HiddenByPrivileges,
+    BouncerSlotHoldsLock,
 };
 QString findingKindKey(FindingKind k);
 
@@ -111,6 +113,7 @@ struct AnalysisConfig
     Thresholds thresholds;
     GroupBy groupBy = GroupBy::ClientInstance;
     QHash<QString, int> poolSizes; // group key (or application_name) → configured pool size
+    bool operator==(const AnalysisConfig&) const = default;
 };
 
 struct Analysis

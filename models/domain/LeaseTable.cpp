@@ -4,6 +4,36 @@
 
 namespace lw {
 
+QString LeaseTableConfig::timeKindSpec() const
+{
+    switch (timeKind) {
+    case TimeKind::TimestampTz:
+        return QStringLiteral("timestamptz");
+    case TimeKind::NaiveUtc:
+        return QStringLiteral("utc");
+    case TimeKind::NaiveZone:
+        return zone;
+    }
+    return {};
+}
+
+QString LeaseTableConfig::columnsSpec() const
+{
+    return QStringList{nameColumn, holderColumn, takenAtColumn, expiresAtColumn}.join(QLatin1Char(','));
+}
+
+void LeaseTableConfig::setQualifiedName(const QString& name)
+{
+    const QString t = name.trimmed();
+    const auto dot = t.indexOf(QLatin1Char('.'));
+    if (dot > 0) {
+        schema = t.left(dot);
+        table = t.mid(dot + 1);
+    } else if (!t.isEmpty()) {
+        table = t;
+    }
+}
+
 QStringList LeaseTableConfig::presetNames()
 {
     return {QStringLiteral("default"), QStringLiteral("shedlock"), QStringLiteral("river")};

@@ -33,6 +33,10 @@ struct LeaseTableConfig
     bool setTimeKind(const QString& spec);
     // "name,holder,taken_at,expires_at"
     bool setColumns(const QString& spec);
+    QString timeKindSpec() const; // the inverse of setTimeKind()
+    QString columnsSpec() const;  // the inverse of setColumns()
+    // "[schema.]table"; a bare table keeps the schema.
+    void setQualifiedName(const QString& name);
 
     static QStringList presetNames(); // "default", "shedlock", "river"
     static std::optional<LeaseTableConfig> preset(const QString& name);

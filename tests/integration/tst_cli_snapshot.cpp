@@ -92,7 +92,7 @@ private Q_SLOTS:
         QCOMPARE(r.out.trimmed(), QStringLiteral("leasewatch " LEASEWATCH_VERSION));
         r = runLeasewatch({"--help"});
         QCOMPARE(r.code, 0);
-        QVERIFY(r.out.contains("snapshot DSN"));
+        QVERIFY(r.out.contains("snapshot PROFILE|DSN"));
         QVERIFY(r.out.contains("--demo"));
     }
 };

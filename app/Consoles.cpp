@@ -1,0 +1,83 @@
+#include "Consoles.h"
+
+#include "MainWindow.h"
+#include "Monitor.h"
+#include "ProfilesDialog.h"
+
+#include <QCloseEvent>
+#include <QTimer>
+
+namespace lw::app {
+
+Consoles::Consoles(ProfileStore* profiles, AuditLog* audit, QObject* parent)
+    : QObject(parent), profiles_(profiles), audit_(audit)
+{
+}
+
+Consoles::~Consoles()
+{
+    for (Console& c : open_) {
+        c.window.reset();
+        c.monitor.reset();
+    }
+}
+
+ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title)
+{
+    Console c;
+    c.monitor = std::make_unique<Monitor>(cfg);
+    c.window = std::make_unique<ui::MainWindow>(c.monitor.get(), title, audit_);
+    ui::MainWindow* w = c.window.get();
+    w->installEventFilter(this);
+    connect(w, &ui::MainWindow::profilesRequested, this, [this, w] { chooseAndOpen(w); });
+    w->show();
+    c.monitor->start();
+    open_.push_back(std::move(c));
+    return w;
+}
+
+bool Consoles::chooseAndOpen(QWidget* parent)
+{
+    if (auto err = profiles_->load(); err && parent)
+        qWarning("leasewatch: %s", qPrintable(*err));
+    ui::ProfilesDialog dialog(profiles_, parent);
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    const Profile& p = dialog.chosen();
+    open(p.toPollerConfig(), p.name);
+    return true;
+}
+
+ui::MainWindow* Consoles::window(int i) const
+{
+    return open_.at(size_t(i)).window.get();
+}
+
+Monitor* Consoles::monitor(int i) const
+{
+    return open_.at(size_t(i)).monitor.get();
+}
+
+bool Consoles::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Close)
+        if (auto* w = qobject_cast<ui::MainWindow*>(watched))
+            closeLater(w); // after the close event is done with the window
+    return QObject::eventFilter(watched, event);
+}
+
+void Consoles::closeLater(ui::MainWindow* w)
+{
+    QTimer::singleShot(0, this, [this, w] {
+        for (auto it = open_.begin(); it != open_.end(); ++it)
+            if (it->window.get() == w && !w->isVisible()) {
+                Console c = std::move(*it);
+                open_.erase(it);
+                c.window.reset();  // the views let go of the models
+                c.monitor.reset(); // the worker stops, the connection closes
+                return;
+            }
+    });
+}
+
+} // namespace lw::app

@@ -1,0 +1,192 @@
+#include "Headless.h"
+
+#include "AuditLog.h"
+#include "ForceExpire.h"
+#include "Findings.h"
+#include "LeaseModel.h"
+#include "SnapshotFormat.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <thread>
+#include <unistd.h>
+
+namespace lw::app {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+// The models one refresh goes through, as in the window.
+struct Views
+{
+    explicit Views(const PollerConfig& cfg)
+    {
+        leases.setPolicy(leasePolicyFor(cfg));
+        leases.setWriterUsesAppClock(cfg.leases.writerUsesAppClock);
+    }
+    LeaseModel leases;
+    DeadlockWindow deadlocks;
+
+    std::vector<Finding> apply(const Snapshot& s)
+    {
+        leases.applySnapshot(s);
+        deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
+        return collectFindings(s, leases, &deadlocks);
+    }
+};
+
+QString render(const Snapshot& s, const LeaseModel& leases, const std::vector<Finding>& findings, bool json,
+               QJsonDocument::JsonFormat format)
+{
+    if (json)
+        return QString::fromUtf8(QJsonDocument(snapshotToJson(s, leases, findings)).toJson(format));
+    return snapshotToText(s, leases, findings);
+}
+
+// Sleeps up to `ms`, waking early when asked to stop.
+void sleepInterruptibly(int ms)
+{
+    using namespace std::chrono;
+    const auto until = steady_clock::now() + milliseconds(ms);
+    while (!g_stop.load() && steady_clock::now() < until)
+        std::this_thread::sleep_for(std::min<steady_clock::duration>(milliseconds(50), until - steady_clock::now()));
+}
+
+} // namespace
+
+int runSnapshot(const Invocation& inv)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Poller poller(inv.config);
+    Views views(inv.config);
+    const Snapshot s = poller.refreshOnce();
+    if (!s.ok) {
+        err << "leasewatch: " << s.error.toDisplayString() << "\n";
+        return 1;
+    }
+    const std::vector<Finding> findings = views.apply(s);
+    out << render(s, views.leases, findings, inv.json, QJsonDocument::Indented);
+    out.flush();
+    if (s.leasesError) {
+        err << "leasewatch: " << s.leasesError->toDisplayString() << "\n";
+        return 3;
+    }
+    return 0;
+}
+
+int runWatch(const Invocation& inv)
+{
+    QTextStream out(stdout);
+    g_stop.store(false);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+        std::signal(sig, [](int) { g_stop.store(true); });
+    const bool terminal = ::isatty(STDOUT_FILENO) == 1;
+    Poller poller(inv.config);
+    Views views(inv.config);
+    int failures = 0;
+    int rc = 0;
+    for (int n = 1; !g_stop.load(); ++n) {
+        const Snapshot s = poller.refreshOnce();
+        const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
+        if (terminal)
+            out << "\x1b[H\x1b[2J"; // redraw in place
+        int waitMs = inv.config.intervalMs;
+        if (s.ok) {
+            failures = 0;
+            const std::vector<Finding> findings = views.apply(s);
+            if (!inv.json && !terminal)
+                out << "=== refresh " << n << " at " << stamp << " ===\n";
+            out << render(s, views.leases, findings, inv.json,
+                          terminal ? QJsonDocument::Indented : QJsonDocument::Compact);
+            if (inv.json && !terminal)
+                out << "\n"; // JSON Lines: one refresh per line
+            rc = 0;
+        } else {
+            // Keep watching through an outage, backing off like the window does (capped at 30 s).
+            ++failures;
+            waitMs = std::min(30000, inv.config.intervalMs << std::min(failures, 5));
+            out << "leasewatch: disconnected at " << stamp << ": " << s.error.toDisplayString()
+                << " — retrying in " << (waitMs + 999) / 1000 << " s\n";
+            rc = 1;
+        }
+        out.flush();
+        if (inv.watchCount > 0 && n >= inv.watchCount)
+            break;
+        sleepInterruptibly(waitMs);
+    }
+    return rc;
+}
+
+int runExpire(const Invocation& inv, const QString& auditPath)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    const QString where = inv.profile ? QStringLiteral("profile \"%1\"").arg(inv.profile->name)
+                                      : auditDatabaseLabel(inv.config.connect.dsn);
+    if (!inv.config.operatorMode) {
+        err << "leasewatch: refused: operator mode is off for " << where
+            << "; nothing was sent (enable operator mode in the profile, or pass --operator with a DSN)\n";
+        return 4;
+    }
+    // Read the lease as the window would show it, with the evidence about its holder.
+    Poller poller(inv.config);
+    Views views(inv.config);
+    const Snapshot s = poller.refreshOnce();
+    if (!s.ok) {
+        err << "leasewatch: " << s.error.toDisplayString() << "\n";
+        return 1;
+    }
+    if (s.leasesError) {
+        err << "leasewatch: " << s.leasesError->toDisplayString() << "\n";
+        return 3;
+    }
+    views.apply(s);
+    const int row = views.leases.rowOfKey(inv.leaseName);
+    if (row < 0) {
+        err << "leasewatch: no lease named \"" << inv.leaseName << "\" in " << inv.config.leases.qualifiedName()
+            << "; nothing was sent\n";
+        return 1;
+    }
+    const LeaseModel::Entry& e = views.leases.entry(row);
+    const std::optional<QString>& holderNow = e.track.row.holder;
+    if (holderNow.value_or(QString()) != inv.holder) {
+        err << "leasewatch: lease \"" << inv.leaseName << "\" is held by "
+            << (holderNow ? QStringLiteral("\"%1\"").arg(*holderNow) : QStringLiteral("nobody (NULL)"))
+            << ", not \"" << inv.holder << "\"; nothing was sent\n";
+        return 1;
+    }
+    const HolderEvidence ev = assessHolder(e, s.sessions, true, s.serverNow, views.leases.policy());
+    out << "holder " << inv.holder << ": " << ev.summary() << "\n";
+    if (ev.looksAlive && !inv.evenIfAlive) {
+        err << "leasewatch: refused: the holder may be alive, and expiring its lease would let a second "
+               "instance run the same work; nothing was sent. Check the evidence above and rerun with "
+               "--even-if-alive to expire it anyway (it still only expires the lease if \""
+            << inv.holder << "\" holds it).\n";
+        return 5;
+    }
+    const ForceExpireTarget target = targetFor(e, ev);
+    const ForceExpireRequest req = forceExpireRequestFor(inv.config);
+
+    AuditLog audit(auditPath);
+    const std::vector<qint64> ids =
+        auditForceExpireSent(&audit, req, {target}, auditDatabaseLabel(inv.config.connect.dsn, s.server.database));
+    const std::vector<ForceExpireOutcome> outcomes = forceExpire(req, {target});
+    const bool logged = auditForceExpireOutcomes(&audit, outcomes, ids);
+    const ForceExpireOutcome& o = outcomes.front();
+    out << o.text() << "\n";
+    if (!logged)
+        err << "leasewatch: WARNING: the local audit log " << audit.path()
+            << " could not record this: " << audit.errorString() << "\n";
+    out.flush();
+    return o.changed() ? 0 : 1;
+}
+
+} // namespace lw::app

@@ -1,0 +1,77 @@
+#pragma once
+// Connection profiles: one per monitored database, with everything the console needs to watch it
+// (where the leases live, known lock names, pool sizes, thresholds, operator mode). Stored as JSON in
+// the user's config directory. Passwords are never stored: libpq reads them from ~/.pgpass /
+// PGPASSFILE or the service file at connect time.
+#include "Poller.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace lw {
+
+struct Profile
+{
+    QString name;
+    // Either a libpq connection string / postgresql:// URI / service name in `dsn`, or the fields
+    // below (used when `dsn` is empty). Both end up as one conninfo string.
+    QString dsn;
+    QString host, port, dbname, user, service;
+    QString sslmode; // "", disable, allow, prefer, require, verify-ca, verify-full
+    QString sslrootcert, sslcert, sslkey;
+
+    QString leasePreset = QStringLiteral("default"); // the base for the fields below
+    LeaseTableConfig leases;
+    int intervalMs = 1000;
+    QStringList lockNames, lockNamePrefixes;
+    int patternDays = 7;
+    AnalysisConfig analysis;
+    bool operatorMode = false;
+    QString auditTable;
+    QString pgbouncerDsn;   // optional PgBouncer admin console (SHOW POOLS …)
+    int historyDays = 7;    // history retention by age
+    int historyMb = 200;    // … and by size
+    bool alerts = true;     // desktop notifications for findings crossing their thresholds
+
+    // The libpq conninfo this profile connects with (values quoted as libpq expects).
+    QString conninfo() const;
+    // One line naming what is wrong (empty name, unparsable connection string, a password in it…).
+    std::optional<QString> validate() const;
+    // Applies the profile over `base` (whose defaults come from the command line).
+    PollerConfig toPollerConfig(PollerConfig base = {}) const;
+
+    QJsonObject toJson() const;
+    static Profile fromJson(const QJsonObject& o);
+    bool operator==(const Profile&) const = default;
+};
+
+// True if a conninfo string or URI carries a password (which a profile must not store).
+bool conninfoHasPassword(const QString& dsn);
+
+class ProfileStore
+{
+public:
+    // $XDG_CONFIG_HOME/leasewatch/profiles.json (QStandardPaths::AppConfigLocation).
+    static QString defaultPath();
+    explicit ProfileStore(QString path = defaultPath());
+
+    const QString& path() const { return path_; }
+    // Reads the file; a missing file is an empty store. Returns a one-line error otherwise.
+    std::optional<QString> load();
+    // Writes atomically (QSaveFile); refuses a profile that fails validate().
+    std::optional<QString> save() const;
+
+    const QList<Profile>& profiles() const { return profiles_; }
+    std::optional<Profile> find(const QString& name) const;
+    void upsert(const Profile& p); // replaces the profile of the same name, or appends
+    bool remove(const QString& name);
+
+private:
+    QString path_;
+    QList<Profile> profiles_;
+};
+
+} // namespace lw
