@@ -35,6 +35,8 @@ void Demo::configure(PollerConfig& cfg) const
     // the simulator's ~25 sessions fill most of the demo's 40 connections.
     cfg.analysis.thresholds.lockTableShare = 0.25;
     cfg.analysis.thresholds.connectionShare = 0.55;
+    // One simulated lease worker writes taken_at from its own clock, 90 s fast: flag such rows.
+    cfg.leases.writerUsesAppClock = true;
     // Two names that collide under hashtext() on this server (found at start): a real bug of a key scheme.
     cfg.lockNames << collidingNames_;
 }

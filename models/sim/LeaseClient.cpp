@@ -9,9 +9,11 @@ namespace {
 constexpr const char* kPeek =
     "SELECT holder, expires_at < now(), extract(epoch FROM now() - expires_at)::float8 "
     "FROM public.leases WHERE name = $1";
+// taken_at may come from the writer's own clock ($4: how far it runs ahead of the server's), as
+// ShedLock-style writers do; the expiry stays on the server's clock.
 constexpr const char* kTake =
-    "INSERT INTO public.leases(name, holder, taken_at, expires_at) VALUES ($1, $2, now(), now() + "
-    "$3::interval) "
+    "INSERT INTO public.leases(name, holder, taken_at, expires_at) VALUES ($1, $2, now() + $4::interval, "
+    "now() + $3::interval) "
     "ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, taken_at = EXCLUDED.taken_at, "
     "expires_at = EXCLUDED.expires_at WHERE leases.expires_at < now() RETURNING true";
 constexpr const char* kRenew =
@@ -33,7 +35,7 @@ TakeResult LeaseClient::take(const QString& name, const QString& holder, bool on
         t.ok = true;
         return t;
     }
-    Res r = s_.exec(kTake, {name.toUtf8(), holder.toUtf8(), ttl_});
+    Res r = s_.exec(kTake, {name.toUtf8(), holder.toUtf8(), ttl_, skew_});
     if (!r.ok) {
         t.failure = std::move(r);
         return t;

@@ -22,7 +22,11 @@ enum class Outcome { Done, NotHolder, Failed };
 class LeaseClient
 {
 public:
-    LeaseClient(Session& s, double ttlS) : s_(s), ttl_(intervalParam(ttlS)) {}
+    // `skewS`: the writer's clock runs this far ahead of the server's (taken_at only).
+    LeaseClient(Session& s, double ttlS, double skewS = 0)
+        : s_(s), ttl_(intervalParam(ttlS)), skew_(intervalParam(skewS))
+    {
+    }
 
     // `onlyIfRowExists`: a standby that takes over expired rows but never starts a lease itself.
     TakeResult take(const QString& name, const QString& holder, bool onlyIfRowExists);
@@ -35,6 +39,7 @@ public:
 private:
     Session& s_;
     QByteArray ttl_;
+    QByteArray skew_;
 };
 
 // hostname:pid:<64 random bits as 16 hex digits>; `pidLike` tells simulated instances apart.

@@ -35,6 +35,7 @@ struct WorkerConfig
     double ttl = 6;
     double work = 4;
     double interval = 1;
+    double clockSkew = 0; // seconds this instance's clock runs ahead of the server's (taken_at)
     bool standby = false; // only takes over existing (expired) rows; never starts a lease itself
     quint64 stream = 0;
 };
@@ -45,7 +46,7 @@ void runLeaseWorker(const ScenarioEnv& env, const WorkerConfig& c)
 {
     Runtime& rt = *env.rt;
     Session s(rt, c.app);
-    LeaseClient lc(s, c.ttl);
+    LeaseClient lc(s, c.ttl, c.clockSkew);
     std::mt19937_64 jitterRng = rt.rng(c.stream);
     std::uniform_real_distribution<double> jitter(0.75, 1.25);
     struct Slot
@@ -235,6 +236,9 @@ std::vector<ThreadBody> makeLeaseWorkers(const ScenarioEnv& env, const ScenarioP
         c.ttl = p.num(QStringLiteral("ttl"));
         c.work = p.num(QStringLiteral("work"));
         c.interval = p.num(QStringLiteral("interval"));
+        // Only the last instance's clock is off: one skewed writer among healthy ones, as it happens.
+        if (i == p.integer(QStringLiteral("instances")))
+            c.clockSkew = p.num(QStringLiteral("skew"));
         c.stream = env.stream(quint64(i));
         out.push_back([env, c] { runLeaseWorker(env, c); });
     }

@@ -38,6 +38,10 @@ const std::vector<ScenarioDef>& scenarioCatalogue()
           num("ttl", "6", "lease TTL in seconds", 0.2, 86400),
           num("work", "4", "seconds of work per take (±25 %)", 0, 86400),
           num("interval", "1", "seconds between take attempts (±25 %)", 0.05, 86400),
+          num("skew", "0",
+              "seconds the last instance's clock runs ahead of the database's (it writes taken_at from its "
+              "own clock)",
+              -86400, 86400),
           text("prefix", "job", "lease name prefix")},
          {},
          makeLeaseWorkers},

@@ -146,7 +146,7 @@ std::vector<ScenarioSpec> demoScenarios()
     };
     return {
         spec("lease-workers",
-             {{"instances", "3"}, {"kinds", "3"}, {"ttl", "6"}, {"work", "4"}, {"interval", "1"}}),
+             {{"instances", "3"}, {"kinds", "3"}, {"ttl", "6"}, {"work", "4"}, {"interval", "1"}, {"skew", "90"}}),
         // The standby retries slowly so that the stale lease (expired, not yet taken over) stays
         // visible for a while, as in the incident.
         spec("crashed-holder", {{"ttl", "6"},
