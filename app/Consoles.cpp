@@ -5,6 +5,7 @@
 #include "ProfilesDialog.h"
 
 #include <QCloseEvent>
+#include <QStatusBar>
 #include <QTimer>
 
 namespace lw::app {
@@ -17,17 +18,40 @@ Consoles::Consoles(ProfileStore* profiles, AuditLog* audit, QObject* parent)
 Consoles::~Consoles()
 {
     for (Console& c : open_) {
+        c.alerts.reset();
         c.window.reset();
         c.monitor.reset();
     }
 }
 
-ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title)
+ui::AlertConfig alertConfigFor(const Profile& p)
+{
+    ui::AlertConfig a;
+    a.enabled = p.alerts;
+    a.staleLeaseAfterS = p.alertStaleAfterS;
+    return a;
+}
+
+ui::MainWindow* Consoles::open(const Profile& p)
+{
+    return open(p.toPollerConfig(), p.name, alertConfigFor(p));
+}
+
+ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, const ui::AlertConfig& alerts)
 {
     Console c;
     c.monitor = std::make_unique<Monitor>(cfg);
     c.window = std::make_unique<ui::MainWindow>(c.monitor.get(), title, audit_);
     ui::MainWindow* w = c.window.get();
+    c.alerts = std::make_unique<ui::Alerts>(c.monitor->findings(), w, title, alerts);
+    ui::Alerts* al = c.alerts.get();
+    connect(c.monitor.get(), &Monitor::refreshed, al, [al](const Snapshot& s) {
+        if (s.ok)
+            al->check(s.serverNow);
+    });
+    connect(al, &ui::Alerts::alerted, w, [w](const Finding&, const QString& text) {
+        w->statusBar()->showMessage(QObject::tr("ALERT: %1").arg(text), 30000);
+    });
     w->installEventFilter(this);
     connect(w, &ui::MainWindow::profilesRequested, this, [this, w] { chooseAndOpen(w); });
     w->show();
@@ -43,8 +67,7 @@ bool Consoles::chooseAndOpen(QWidget* parent)
     ui::ProfilesDialog dialog(profiles_, parent);
     if (dialog.exec() != QDialog::Accepted)
         return false;
-    const Profile& p = dialog.chosen();
-    open(p.toPollerConfig(), p.name);
+    open(dialog.chosen());
     return true;
 }
 
@@ -56,6 +79,11 @@ ui::MainWindow* Consoles::window(int i) const
 Monitor* Consoles::monitor(int i) const
 {
     return open_.at(size_t(i)).monitor.get();
+}
+
+ui::Alerts* Consoles::alerts(int i) const
+{
+    return open_.at(size_t(i)).alerts.get();
 }
 
 bool Consoles::eventFilter(QObject* watched, QEvent* event)
@@ -73,6 +101,7 @@ void Consoles::closeLater(ui::MainWindow* w)
             if (it->window.get() == w && !w->isVisible()) {
                 Console c = std::move(*it);
                 open_.erase(it);
+                c.alerts.reset();
                 c.window.reset();  // the views let go of the models
                 c.monitor.reset(); // the worker stops, the connection closes
                 return;

@@ -2,6 +2,7 @@
 // The open consoles: one window and one monitoring connection per profile, several at once.
 // File > Profiles… in any window opens another.
 #include "Poller.h"
+#include "Alerts.h"
 #include "Profile.h"
 
 #include <QObject>
@@ -19,6 +20,8 @@ class MainWindow;
 
 namespace lw::app {
 
+ui::AlertConfig alertConfigFor(const Profile& p);
+
 class Consoles : public QObject
 {
     Q_OBJECT
@@ -27,12 +30,15 @@ public:
     ~Consoles() override; // windows first, then their monitors (connections close)
 
     // Opens a window on `cfg` and starts monitoring; returns it.
-    ui::MainWindow* open(const PollerConfig& cfg, const QString& title);
+    ui::MainWindow* open(const PollerConfig& cfg, const QString& title, const ui::AlertConfig& alerts = {});
+    // The same for a stored profile (its alert settings too).
+    ui::MainWindow* open(const Profile& p);
     // The profiles dialog; "Open" opens another window. Returns false if cancelled.
     bool chooseAndOpen(QWidget* parent = nullptr);
     int count() const { return int(open_.size()); }
     ui::MainWindow* window(int i) const;
     Monitor* monitor(int i) const;
+    ui::Alerts* alerts(int i) const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -42,6 +48,7 @@ private:
     {
         std::unique_ptr<Monitor> monitor;
         std::unique_ptr<ui::MainWindow> window;
+        std::unique_ptr<ui::Alerts> alerts;
     };
     void closeLater(ui::MainWindow* w);
 

@@ -134,6 +134,8 @@ int main(int argc, char** argv)
         if (inv.mode == lw::app::Invocation::Mode::GuiAsk) {
             if (!consoles.chooseAndOpen())
                 return 0;
+        } else if (inv.profile && inv.mode == lw::app::Invocation::Mode::Gui) {
+            consoles.open(cfg, title, lw::app::alertConfigFor(*inv.profile));
         } else {
             consoles.open(cfg, title);
         }

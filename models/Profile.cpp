@@ -169,6 +169,7 @@ QJsonObject Profile::toJson() const
         {QStringLiteral("historyDays"), historyDays},
         {QStringLiteral("historyMb"), historyMb},
         {QStringLiteral("alerts"), alerts},
+        {QStringLiteral("alertStaleAfterS"), alertStaleAfterS},
     };
 }
 
@@ -226,6 +227,7 @@ Profile Profile::fromJson(const QJsonObject& o)
     p.historyDays = o.value(QStringLiteral("historyDays")).toInt(p.historyDays);
     p.historyMb = o.value(QStringLiteral("historyMb")).toInt(p.historyMb);
     p.alerts = o.value(QStringLiteral("alerts")).toBool(p.alerts);
+    p.alertStaleAfterS = o.value(QStringLiteral("alertStaleAfterS")).toDouble(p.alertStaleAfterS);
     return p;
 }
 

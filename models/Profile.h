@@ -35,6 +35,7 @@ struct Profile
     int historyDays = 7;    // history retention by age
     int historyMb = 200;    // … and by size
     bool alerts = true;     // desktop notifications for findings crossing their thresholds
+    double alertStaleAfterS = 30; // … a stale lease after it has been stale this long
 
     // The libpq conninfo this profile connects with (values quoted as libpq expects).
     QString conninfo() const;

@@ -1,0 +1,78 @@
+// Desktop alerts: once per occurrence, past the alert threshold, only for the kinds configured.
+#include "Alerts.h"
+#include "LocksModels.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <QWidget>
+
+using namespace lw;
+
+namespace {
+Finding finding(FindingKind kind, const QString& subject)
+{
+    Finding f;
+    f.kind = kind;
+    f.severity = 2;
+    f.subject = subject;
+    f.id = findingKindKey(kind) + QLatin1Char(':') + subject;
+    f.title = subject + QStringLiteral(" is in trouble");
+    return f;
+}
+} // namespace
+
+class TestAlerts : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void oncePerOccurrencePastTheThreshold()
+    {
+        FindingsModel model;
+        QWidget window;
+        ui::AlertConfig cfg;
+        cfg.staleLeaseAfterS = 30;
+        ui::Alerts alerts(&model, &window, QStringLiteral("prod"), cfg);
+        QSignalSpy spy(&alerts, &ui::Alerts::alerted);
+        auto at = [&](double t, std::vector<Finding> fs) {
+            model.setFindings(std::move(fs), t);
+            alerts.check(t);
+        };
+        const Finding stale = finding(FindingKind::StaleLease, "sweep");
+        at(100, {stale});
+        QCOMPARE(spy.count(), 0); // stale for 0 s: below the alert threshold
+        at(129, {stale});
+        QCOMPARE(spy.count(), 0);
+        at(131, {stale});
+        QCOMPARE(spy.count(), 1); // stale for 31 s
+        QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("sweep is in trouble"));
+        at(132, {stale});
+        at(200, {stale});
+        QCOMPARE(spy.count(), 1); // the same occurrence does not alert again
+
+        at(201, {}); // taken over: the finding clears
+        at(202, {stale});
+        QCOMPARE(spy.count(), 1); // a new occurrence, not yet past its threshold
+        at(233, {stale});
+        QCOMPARE(spy.count(), 2);
+
+        // A pinned pool alerts at once; a key collision is not an alerting kind.
+        at(234, {stale, finding(FindingKind::PoolPinned, "billing-api"), finding(FindingKind::KeyCollision, "k")});
+        QCOMPARE(spy.count(), 3);
+        QCOMPARE(alerts.raisedCount(), 3);
+    }
+
+    void offWhenTheProfileSaysSo()
+    {
+        FindingsModel model;
+        ui::AlertConfig cfg;
+        cfg.enabled = false;
+        ui::Alerts alerts(&model, nullptr, QStringLiteral("quiet"), cfg);
+        QSignalSpy spy(&alerts, &ui::Alerts::alerted);
+        model.setFindings({finding(FindingKind::PoolPinned, "api")}, 10);
+        alerts.check(10);
+        QCOMPARE(spy.count(), 0);
+    }
+};
+
+QTEST_MAIN(TestAlerts)
+#include "tst_alerts.moc"

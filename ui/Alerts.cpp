@@ -1,0 +1,54 @@
+#include "Alerts.h"
+
+#include "LocksModels.h"
+
+#include <QApplication>
+#include <QSystemTrayIcon>
+#include <QWidget>
+
+namespace lw::ui {
+
+Alerts::Alerts(const FindingsModel* findings, QWidget* window, QString title, AlertConfig cfg, QObject* parent)
+    : QObject(parent), findings_(findings), window_(window), title_(std::move(title)), cfg_(std::move(cfg))
+{
+    if (cfg_.enabled && QSystemTrayIcon::isSystemTrayAvailable()) {
+        tray_ = new QSystemTrayIcon(window_ ? window_->windowIcon() : QIcon(), this);
+        tray_->setToolTip(QStringLiteral("Leasewatch — %1").arg(title_));
+        tray_->show();
+    }
+}
+
+bool Alerts::crosses(const Finding& f, double serverNow) const
+{
+    if (!cfg_.kinds.contains(f.kind))
+        return false;
+    if (f.kind == FindingKind::StaleLease)
+        return serverNow - f.sinceServer >= cfg_.staleLeaseAfterS;
+    return true; // the finding's own threshold (per profile) already applies
+}
+
+void Alerts::check(double serverNow)
+{
+    if (!cfg_.enabled)
+        return;
+    QSet<QString> present;
+    for (int i = 0; i < findings_->rowCount(); ++i) {
+        const Finding& f = findings_->finding(i);
+        if (!crosses(f, serverNow))
+            continue;
+        present.insert(f.id);
+        if (active_.contains(f.id))
+            continue; // once per occurrence
+        ++raised_;
+        const QString text = f.title;
+        if (tray_)
+            tray_->showMessage(QStringLiteral("Leasewatch — %1").arg(title_), text,
+                               f.severity >= 3 ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning, 15000);
+        else if (window_)
+            QApplication::alert(window_); // taskbar attention where there is no tray
+        Q_EMIT alerted(f, text);
+    }
+    active_ = present; // a cleared finding alerts again when it comes back
+}
+
+} // namespace lw::ui
