@@ -1,8 +1,15 @@
 #include "PgConnection.h"
 
+#include <QList>
+
+#include <arpa/inet.h>
+#include <netdb.h>
 #include <poll.h>
+#include <sys/socket.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 namespace lw::pg {
@@ -66,6 +73,95 @@ QByteArray userOptions(const QByteArray& dsn)
 }
 } // namespace
 
+QByteArray systemResolve(const QByteArray& name)
+{
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* res = nullptr;
+    if (::getaddrinfo(name.constData(), nullptr, &hints, &res) != 0 || !res)
+        return {};
+    char buf[NI_MAXHOST] = {};
+    const int rc = ::getnameinfo(res->ai_addr, res->ai_addrlen, buf, sizeof buf, nullptr, 0, NI_NUMERICHOST);
+    ::freeaddrinfo(res);
+    return rc == 0 ? QByteArray(buf) : QByteArray();
+}
+
+HostLookup lookupHosts(const QByteArray& conninfo, Clock::time_point deadline,
+                       const std::function<bool()>& aborted, const Resolver& resolve)
+{
+    HostLookup out;
+    ConninfoPtr opts(PQconninfoParse(conninfo.constData(), nullptr));
+    QByteArray host, hostaddr;
+    for (auto* o = opts.get(); o && o->keyword; ++o) {
+        if (qstrcmp(o->keyword, "host") == 0 && o->val)
+            host = o->val;
+        else if (qstrcmp(o->keyword, "hostaddr") == 0 && o->val)
+            hostaddr = o->val;
+    }
+    // No host: the default socket (or PGHOST, or a service file): libpq does it, without DNS or with
+    // its own; a socket directory needs no lookup either.
+    if (host.isEmpty() || !hostaddr.isEmpty())
+        return out;
+    const QList<QByteArray> names = host.split(',');
+    for (const QByteArray& n : names)
+        if (n.isEmpty() || n.startsWith('/') || n.startsWith('@'))
+            return out;
+
+    struct Shared
+    {
+        std::mutex m;
+        std::condition_variable cv;
+        bool done = false;
+        QList<QByteArray> addrs;
+        int failedAt = -1;
+    };
+    auto shared = std::make_shared<Shared>();
+    std::thread([shared, names, resolve] {
+        QList<QByteArray> addrs;
+        int failedAt = -1;
+        for (int i = 0; i < names.size() && failedAt < 0; ++i) {
+            in6_addr probe{};
+            const QByteArray& n = names[i];
+            const bool numeric = ::inet_pton(AF_INET, n.constData(), &probe) == 1 ||
+                                 ::inet_pton(AF_INET6, n.constData(), &probe) == 1;
+            const QByteArray a = numeric ? n : resolve(n);
+            if (a.isEmpty())
+                failedAt = i;
+            addrs << a;
+        }
+        const std::lock_guard lock(shared->m);
+        shared->addrs = addrs;
+        shared->failedAt = failedAt;
+        shared->done = true;
+        shared->cv.notify_all();
+    }).detach();
+
+    std::unique_lock lock(shared->m);
+    while (!shared->done) {
+        if (aborted && aborted()) {
+            out.outcome = HostLookup::Outcome::Aborted;
+            out.host = QString::fromUtf8(host);
+            return out;
+        }
+        if (Clock::now() >= deadline) {
+            out.outcome = HostLookup::Outcome::TimedOut;
+            out.host = QString::fromUtf8(host);
+            return out;
+        }
+        shared->cv.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    if (shared->failedAt >= 0) {
+        // libpq then tries itself and reports the failure in its own words.
+        out.outcome = HostLookup::Outcome::Failed;
+        out.host = QString::fromUtf8(names[shared->failedAt]);
+        return out;
+    }
+    out.outcome = HostLookup::Outcome::Resolved;
+    out.hostaddr = shared->addrs.join(',');
+    return out;
+}
+
 PgError Connection::connect(const ConnectOptions& opts)
 {
     conn_.reset();
@@ -101,13 +197,36 @@ PgError Connection::connect(const ConnectOptions& opts)
     const QByteArray trimmedOptions = options.trimmed();
     vals[2] = trimmedOptions.constData();
 
-    conn_.reset(PQconnectStartParams(keys, vals, 1));
+    // Resolve host names ourselves, bounded by our deadline and the abort flag, and hand libpq the
+    // addresses (hostaddr); host stays for TLS verification and ~/.pgpass.
+    const auto deadline = Clock::now() + std::chrono::seconds(opts.connectTimeoutS);
+    const HostLookup lookup = lookupHosts(dsn, deadline, [this] { return aborted(); });
+    if (lookup.outcome == HostLookup::Outcome::TimedOut || lookup.outcome == HostLookup::Outcome::Aborted) {
+        PgError e;
+        e.kind = PgError::Kind::Timeout;
+        e.message = lookup.outcome == HostLookup::Outcome::Aborted
+                        ? QStringLiteral("connection attempt abandoned: the console is stopping")
+                        : QStringLiteral("host name lookup of \"%1\" did not answer within %2 s")
+                              .arg(lookup.host)
+                              .arg(opts.connectTimeoutS);
+        e.hint = QStringLiteral("check the host name and the DNS servers of this machine");
+        return e;
+    }
+    std::vector<const char*> allKeys(std::begin(keys), std::end(keys) - 1);
+    std::vector<const char*> allVals(std::begin(vals), std::end(vals) - 1);
+    if (lookup.outcome == HostLookup::Outcome::Resolved) {
+        allKeys.push_back("hostaddr");
+        allVals.push_back(lookup.hostaddr.constData());
+    }
+    allKeys.push_back(nullptr);
+    allVals.push_back(nullptr);
+
+    conn_.reset(PQconnectStartParams(allKeys.data(), allVals.data(), 1));
     if (!conn_ || PQstatus(conn_.get()) == CONNECTION_BAD) {
         PgError e = PgError::fromConnection(conn_.get(), PgError::Kind::ConnectFailed);
         conn_.reset();
         return e;
     }
-    const auto deadline = Clock::now() + std::chrono::seconds(opts.connectTimeoutS);
     PostgresPollingStatusType st = PGRES_POLLING_WRITING;
     while (st != PGRES_POLLING_OK) {
         if (st == PGRES_POLLING_FAILED) {

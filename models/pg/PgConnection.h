@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -46,6 +47,24 @@ QString normalizeDsn(const QString& dsn);
 
 // Parses the DSN with libpq's own parser; returns an error (BadConnectionString) if it does not parse.
 std::optional<PgError> validateDsn(const QString& dsn);
+
+// Host name lookup bounded by a deadline and an abort check: libpq resolves host names inside its
+// non-blocking connect with a blocking getaddrinfo(), which no deadline of ours can interrupt.
+// The lookup runs on a detached thread; giving up leaves it to finish on its own.
+struct HostLookup
+{
+    enum class Outcome { NotNeeded, Resolved, Failed, TimedOut, Aborted };
+    Outcome outcome = Outcome::NotNeeded;
+    QByteArray hostaddr; // comma-separated numeric addresses, one per host (Resolved)
+    QString host;        // the name that failed or timed out
+};
+// Resolves one name to a numeric address ("" when it does not resolve); blocking.
+using Resolver = std::function<QByteArray(const QByteArray& name)>;
+QByteArray systemResolve(const QByteArray& name);
+// For a conninfo: nothing to do when it gives hostaddr, no host, or a socket directory; numeric
+// hosts are taken as they are.
+HostLookup lookupHosts(const QByteArray& conninfo, Clock::time_point deadline,
+                       const std::function<bool()>& aborted, const Resolver& resolve = systemResolve);
 
 struct Statement
 {
