@@ -84,8 +84,13 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     const QCommandLineOption evenIfAlive(
         QStringLiteral("even-if-alive"),
         QStringLiteral("expire: go ahead although the holder may be alive (the window's second confirmation)."));
+    const QCommandLineOption pgbouncer(
+        QStringLiteral("pgbouncer"),
+        QStringLiteral("Also watch this PgBouncer admin console (e.g. \"host=… port=6432 dbname=pgbouncer\")."),
+        QStringLiteral("dsn"));
     p.addOptions({help, version, demo, json, preset, table, columns, timeKind, ttl, interval, screenshots,
-                  quitAfter, operatorMode, auditTable, lockNames, poolSize, holder, count, evenIfAlive});
+                  quitAfter, operatorMode, auditTable, lockNames, poolSize, holder, count, evenIfAlive,
+                  pgbouncer});
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
     inv.helpText = p.helpText();
 
@@ -187,6 +192,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         if (!ok || inv.watchCount <= 0)
             return fail(QStringLiteral("--count must be a positive number of refreshes"));
     }
+    inv.pgbouncerDsn = p.isSet(pgbouncer) ? p.value(pgbouncer) : profile ? profile->pgbouncerDsn : QString();
     inv.screenshotDir = p.value(screenshots);
     if (p.isSet(quitAfter)) {
         inv.quitAfterS = p.value(quitAfter).toDouble(&ok);

@@ -1,11 +1,14 @@
 #include "Consoles.h"
 
 #include "MainWindow.h"
+#include "pgbouncer/PgBouncerMonitor.h"
+#include "pgbouncer/PgBouncerView.h"
 #include "Monitor.h"
 #include "ProfilesDialog.h"
 
 #include <QCloseEvent>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTimer>
 
 namespace lw::app {
@@ -34,10 +37,11 @@ ui::AlertConfig alertConfigFor(const Profile& p)
 
 ui::MainWindow* Consoles::open(const Profile& p)
 {
-    return open(p.toPollerConfig(), p.name, alertConfigFor(p));
+    return open(p.toPollerConfig(), p.name, alertConfigFor(p), p.pgbouncerDsn);
 }
 
-ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, const ui::AlertConfig& alerts)
+ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, const ui::AlertConfig& alerts,
+                               const QString& bouncerDsn)
 {
     Console c;
     c.monitor = std::make_unique<Monitor>(cfg);
@@ -52,6 +56,18 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     connect(al, &ui::Alerts::alerted, w, [w](const Finding&, const QString& text) {
         w->statusBar()->showMessage(QObject::tr("ALERT: %1").arg(text), 30000);
     });
+    if (!bouncerDsn.trimmed().isEmpty()) {
+        // Owned by the window: its worker stops and its connection closes with it.
+        bouncer::BouncerConfig bc;
+        bc.dsn = bouncerDsn.trimmed();
+        bc.intervalMs = cfg.intervalMs;
+        auto* bm = new bouncer::PgBouncerMonitor(bc, w);
+        Monitor* m = c.monitor.get();
+        auto* page = new ui::PgBouncerView(bm, [m]() -> const Snapshot& { return m->lastSnapshot(); }, w->tabs());
+        connect(m, &Monitor::refreshed, bm, &bouncer::PgBouncerMonitor::joinClusterSnapshot);
+        w->tabs()->addTab(page, tr("PgBouncer"));
+        bm->start();
+    }
     w->installEventFilter(this);
     connect(w, &ui::MainWindow::profilesRequested, this, [this, w] { chooseAndOpen(w); });
     w->show();

@@ -30,7 +30,9 @@ public:
     ~Consoles() override; // windows first, then their monitors (connections close)
 
     // Opens a window on `cfg` and starts monitoring; returns it.
-    ui::MainWindow* open(const PollerConfig& cfg, const QString& title, const ui::AlertConfig& alerts = {});
+    // `bouncerDsn`: an optional PgBouncer admin console, shown on a page of its own.
+    ui::MainWindow* open(const PollerConfig& cfg, const QString& title, const ui::AlertConfig& alerts = {},
+                         const QString& bouncerDsn = {});
     // The same for a stored profile (its alert settings too).
     ui::MainWindow* open(const Profile& p);
     // The profiles dialog; "Open" opens another window. Returns false if cancelled.

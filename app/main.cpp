@@ -134,10 +134,12 @@ int main(int argc, char** argv)
         if (inv.mode == lw::app::Invocation::Mode::GuiAsk) {
             if (!consoles.chooseAndOpen())
                 return 0;
-        } else if (inv.profile && inv.mode == lw::app::Invocation::Mode::Gui) {
-            consoles.open(cfg, title, lw::app::alertConfigFor(*inv.profile));
         } else {
-            consoles.open(cfg, title);
+            consoles.open(cfg, title,
+                          inv.profile && inv.mode == lw::app::Invocation::Mode::Gui
+                              ? lw::app::alertConfigFor(*inv.profile)
+                              : lw::ui::AlertConfig{},
+                          inv.pgbouncerDsn);
         }
         if (inv.quitAfterS > 0)
             QTimer::singleShot(int(inv.quitAfterS * 1000), &app, [&] {

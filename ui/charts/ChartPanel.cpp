@@ -256,7 +256,9 @@ void ChartPanel::setData(ChartData data, double t0, double t1)
     }
     // Fixed axes: set here, once per update; the value axis only moves to the next round number.
     const double top = n ? *std::max_element(height.begin(), height.end()) : 0.0;
-    const double yMax = niceCeil(top * 1.1);
+    double yMax = niceCeil(top * 1.1);
+    if (yMax <= 10)
+        yMax = std::ceil(yMax); // whole-number ticks: a pool line of 2 must sit at 2, not between labels
     if (yMax != d->yMax) {
         d->yMax = yMax;
         d->y->setRange(0, yMax);
