@@ -250,9 +250,37 @@ void LeaseModel::setLive(bool live)
 
 void LeaseModel::tick()
 {
-    if (!rows_.empty())
-        Q_EMIT dataChanged(index(0, HeldFor), index(rowCount() - 1, State),
-                           {Qt::DisplayRole, SortRole, StateRole, Qt::ForegroundRole, SecondsLeftRole});
+    if (rows_.empty()) {
+        Q_EMIT summaryChanged();
+        return;
+    }
+    // The countdown columns' text moves; their sort order does not (every row shifts by the same
+    // time), so SortRole is left out and a proxy sorted by them does not re-sort 100 000 rows
+    // twice a second. A state, though, changes at its own moment: only rows whose state changed
+    // since the last tick get the roles a sort or filter by state depends on.
+    Q_EMIT dataChanged(index(0, HeldFor), index(rowCount() - 1, ExpiresIn),
+                       {Qt::DisplayRole, Qt::ForegroundRole, SecondsLeftRole});
+    const double now = serverNowEstimate();
+    tickStates_.resize(rows_.size(), -1);
+    int lo = -1, hi = -1;
+    auto flush = [&] {
+        if (lo >= 0)
+            Q_EMIT dataChanged(index(lo, 0), index(hi, ColumnCount - 1));
+        lo = hi = -1;
+    };
+    for (int i = 0; i < int(rows_.size()); ++i) {
+        const auto st = qint8(classifyLease(rows_[size_t(i)].track, now, policy_));
+        if (tickStates_[size_t(i)] == st)
+            continue;
+        tickStates_[size_t(i)] = st;
+        if (hi == i - 1 && lo >= 0) {
+            hi = i;
+            continue;
+        }
+        flush();
+        lo = hi = i;
+    }
+    flush();
     Q_EMIT summaryChanged();
 }
 
@@ -271,14 +299,153 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     if (s.leasesError) {
         // The table is unreadable this time: keep the rows, but they are not current.
         live_ = false;
+        deltaSource_ = 0;
         if (!rows_.empty())
             Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
         Q_EMIT summaryChanged();
         return;
     }
 
+    Update u;
+    u.minChanged = int(rows_.size());
+    const LeaseDelta* d = s.leaseDelta.get();
+    const bool incremental = !first && d && d->baseSeq != 0 && d->source == deltaSource_ &&
+                             d->baseSeq == lastSeq_ && s.generation == lastGen_ &&
+                             d->baseSize == snapRow_.size() && applyDelta(s, *d, u);
+    if (!incremental)
+        applyFull(s, first, u);
+    deltaSource_ = d ? d->source : 0;
+    lastSeq_ = s.seq;
+    lastGen_ = s.generation;
+
+    if (u.maxChanged >= u.minChanged)
+        Q_EMIT dataChanged(index(u.minChanged, 0), index(u.maxChanged, ColumnCount - 1));
+
+    // Rows gone from the table for longer than the linger: removed, bottom up, one signal per
+    // contiguous range. Only released rows qualify: no scan while there are none.
+    std::vector<int> toRemove;
+    if (releasedCount_ > 0)
+        for (int i = 0; i < int(rows_.size()); ++i) {
+            const auto& rel = rows_[size_t(i)].track.releasedAt;
+            if (rel && s.serverNow - *rel > policy_.releasedLingerS)
+                toRemove.push_back(i);
+        }
+    for (int j = int(toRemove.size()) - 1; j >= 0;) {
+        int last = toRemove[size_t(j)], firstRow = last;
+        while (j > 0 && toRemove[size_t(j - 1)] == firstRow - 1)
+            firstRow = toRemove[size_t(--j)];
+        --j;
+        beginRemoveRows({}, firstRow, last);
+        rows_.erase(rows_.begin() + firstRow, rows_.begin() + last + 1);
+        endRemoveRows();
+    }
+    if (!toRemove.empty()) {
+        releasedCount_ -= int(toRemove.size());
+        // Snapshot rows → model rows, past the removed ones.
+        std::vector<int> shift(rows_.size() + toRemove.size(), 0);
+        for (size_t k = 0, removed = 0; k < shift.size(); ++k) {
+            if (removed < toRemove.size() && toRemove[removed] == int(k)) {
+                ++removed;
+                shift[k] = -1;
+            } else {
+                shift[k] = int(k - removed);
+            }
+        }
+        for (int& r : snapRow_)
+            if (r >= 0)
+                r = shift[size_t(r)];
+        rebuildIndex();
+    }
+
+    if (!u.added.empty()) {
+        const int start = int(rows_.size());
+        for (int& r : snapRow_)
+            if (r < 0)
+                r = start + (-r - 1); // the n-th added row
+        beginInsertRows({}, start, start + int(u.added.size()) - 1);
+        for (Entry& e : u.added) {
+            index_.insert(e.key, int(rows_.size()));
+            rows_.push_back(std::move(e));
+        }
+        endInsertRows();
+    }
+    Q_EMIT summaryChanged();
+}
+
+void LeaseModel::observeExisting(int i, const LeaseRow& row, Update& u)
+{
+    Entry& e = rows_[size_t(i)];
+    const bool wasReleased = e.track.releasedAt.has_value();
+    if (wasReleased)
+        --releasedCount_;
+    const bool holderChanged = e.track.row.holder != row.holder;
+    const bool same = !wasReleased && e.track.row == row;
+    observeLease(e.track, row, serverNow_, prevServerNow_, Sighting::Existing);
+    if (!same) {
+        if (holderChanged)
+            e.holder = splitHolder(row.holder.value_or(QString()));
+        u.minChanged = std::min(u.minChanged, i);
+        u.maxChanged = std::max(u.maxChanged, i);
+    }
+}
+
+void LeaseModel::observeGone(int i, Update& u)
+{
+    Entry& e = rows_[size_t(i)];
+    if (e.track.releasedAt)
+        return;
+    observeMissing(e.track, serverNow_);
+    ++releasedCount_;
+    u.minChanged = std::min(u.minChanged, i);
+    u.maxChanged = std::max(u.maxChanged, i);
+}
+
+bool LeaseModel::applyDelta(const Snapshot& s, const LeaseDelta& d, Update& u)
+{
+    // New names first, before anything changes: a name the model shows as a live row (not
+    // released) cannot be new; if it is, fall back to comparing every row.
+    for (size_t k = d.appendedFrom; k < s.leases.size(); ++k) {
+        const int i = index_.value(s.leases[k].name, -1);
+        if (i >= 0 && !rows_[size_t(i)].track.releasedAt)
+            return false;
+    }
+    for (const auto& [hole, from] : d.moves) {
+        if (from != int(snapRow_.size()) - 1 || hole > from)
+            return false; // not the poller's swap-remove: cannot happen, but never guess
+        observeGone(snapRow_[size_t(hole)], u);
+        snapRow_[size_t(hole)] = snapRow_[size_t(from)];
+        snapRow_.pop_back();
+    }
+    for (int k : d.changed)
+        observeExisting(snapRow_[size_t(k)], s.leases[size_t(k)], u);
+    for (size_t k = d.appendedFrom; k < s.leases.size(); ++k) {
+        const LeaseRow& row = s.leases[k];
+        const int i = index_.value(row.name, -1);
+        if (i >= 0) { // released earlier, back now
+            observeExisting(i, row, u);
+            snapRow_.push_back(i);
+            continue;
+        }
+        addEntry(row.name, row, Sighting::NewRow, u);
+    }
+    return true;
+}
+
+void LeaseModel::addEntry(const QString& key, const LeaseRow& row, Sighting sighting, Update& u)
+{
+    Entry e;
+    e.key = key;
+    observeLease(e.track, row, serverNow_, prevServerNow_, sighting);
+    e.holder = splitHolder(row.holder.value_or(QString()));
+    u.added.push_back(std::move(e));
+    snapRow_.push_back(-int(u.added.size())); // resolved once the added rows have their place
+}
+
+void LeaseModel::applyFull(const Snapshot& s, bool first, Update& u)
+{
     std::vector<char> seen(rows_.size(), 0);
-    std::vector<Entry> added;
+    snapRow_.clear();
+    snapRow_.reserve(s.leases.size());
     // Keys are unique per snapshot: the n-th row with the same name (a mapped column that is not
     // unique) gets name + U+0001 + n, which no sane lease name contains.
     // Only names met twice in this snapshot pay for a counter; the common case is one lookup.
@@ -288,7 +455,6 @@ void LeaseModel::applySnapshot(const Snapshot& s)
         const auto it = index_.constFind(k);
         return (it != index_.constEnd() && seen[size_t(*it)]) || addedKeys.contains(k);
     };
-    int minChanged = int(rows_.size()), maxChanged = -1;
     for (const LeaseRow& row : s.leases) {
         QString key = row.name;
         if (used(key)) {
@@ -300,69 +466,19 @@ void LeaseModel::applySnapshot(const Snapshot& s)
         }
         const auto it = index_.constFind(key);
         if (it == index_.constEnd()) {
-            Entry e;
-            e.key = key;
-            observeLease(e.track, row, s.serverNow, prevServerNow_,
-                         first ? Sighting::FirstRefresh : Sighting::NewRow);
-            e.holder = splitHolder(row.holder.value_or(QString()));
             addedKeys.insert(key);
-            added.push_back(std::move(e));
+            addEntry(key, row, first ? Sighting::FirstRefresh : Sighting::NewRow, u);
             continue;
         }
         const int i = *it;
         seen[size_t(i)] = 1;
-        Entry& e = rows_[size_t(i)];
-        const bool wasReleased = e.track.releasedAt.has_value();
-        const LeaseRow before = e.track.row;
-        observeLease(e.track, row, s.serverNow, prevServerNow_, Sighting::Existing);
-        if (!(before == row) || wasReleased) {
-            if (before.holder != row.holder)
-                e.holder = splitHolder(row.holder.value_or(QString()));
-            minChanged = std::min(minChanged, i);
-            maxChanged = std::max(maxChanged, i);
-        }
+        snapRow_.push_back(i);
+        observeExisting(i, row, u);
     }
-
     // Rows gone from the table: released (kept greyed for a while), then removed.
-    std::vector<int> toRemove;
-    for (int i = 0; i < int(rows_.size()); ++i) {
-        if (seen[size_t(i)])
-            continue;
-        Entry& e = rows_[size_t(i)];
-        if (!e.track.releasedAt) {
-            observeMissing(e.track, s.serverNow);
-            minChanged = std::min(minChanged, i);
-            maxChanged = std::max(maxChanged, i);
-        } else if (s.serverNow - *e.track.releasedAt > policy_.releasedLingerS) {
-            toRemove.push_back(i);
-        }
-    }
-    if (maxChanged >= minChanged)
-        Q_EMIT dataChanged(index(minChanged, 0), index(maxChanged, ColumnCount - 1));
-
-    // Remove from the bottom up, one signal per contiguous range.
-    for (int j = int(toRemove.size()) - 1; j >= 0;) {
-        int last = toRemove[size_t(j)], firstRow = last;
-        while (j > 0 && toRemove[size_t(j - 1)] == firstRow - 1)
-            firstRow = toRemove[size_t(--j)];
-        --j;
-        beginRemoveRows({}, firstRow, last);
-        rows_.erase(rows_.begin() + firstRow, rows_.begin() + last + 1);
-        endRemoveRows();
-    }
-    if (!toRemove.empty())
-        rebuildIndex();
-
-    if (!added.empty()) {
-        const int start = int(rows_.size());
-        beginInsertRows({}, start, start + int(added.size()) - 1);
-        for (Entry& e : added) {
-            index_.insert(e.key, int(rows_.size()));
-            rows_.push_back(std::move(e));
-        }
-        endInsertRows();
-    }
-    Q_EMIT summaryChanged();
+    for (int i = 0; i < int(rows_.size()); ++i)
+        if (!seen[size_t(i)])
+            observeGone(i, u);
 }
 
 } // namespace lw

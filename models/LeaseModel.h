@@ -73,7 +73,23 @@ private:
     QVariant sortValue(const Entry& e, int column, double now) const;
     void rebuildIndex();
 
+    struct Update
+    {
+        int minChanged = 0, maxChanged = -1;
+        std::vector<Entry> added;
+    };
+    // Every row compared (keys matched by name), or only what the poller's LeaseDelta names.
+    void applyFull(const Snapshot& s, bool first, Update& u);
+    bool applyDelta(const Snapshot& s, const LeaseDelta& d, Update& u);
+    void observeExisting(int row, const LeaseRow& r, Update& u);
+    void observeGone(int row, Update& u);
+    void addEntry(const QString& key, const LeaseRow& r, Sighting sighting, Update& u);
+
     std::vector<Entry> rows_;
+    std::vector<int> snapRow_; // model row of each row of the last snapshot's leases
+    quint64 deltaSource_ = 0, lastSeq_ = 0, lastGen_ = 0;
+    int releasedCount_ = 0;
+    std::vector<qint8> tickStates_; // state of each row at the last tick
     QHash<QString, int> index_;
     LeasePolicy policy_;
     MonotonicClock clock_;

@@ -4,7 +4,9 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
 
 namespace lw {
 
@@ -41,6 +43,10 @@ constexpr char kMetaSql_[] =
 
 // Client backends of the whole server, our own excluded. pg_blocking_pids() takes the lock
 // manager's partition locks: call it only for sessions that wait on a Lock.
+// Last in the pipeline: the pipeline is one implicit transaction (one Sync), so now() is when its
+// first statement started and this is the server's own time for the refresh, without the network.
+constexpr char kServerTimeSql_[] = "SELECT 1000 * extract(epoch FROM clock_timestamp() - now())::float8";
+
 constexpr char kActivitySql_[] =
     "SELECT pid, datname::text, usename::text, application_name, host(client_addr), client_port, "
     "date_part('epoch', backend_start), date_part('epoch', xact_start), "
@@ -97,6 +103,28 @@ std::vector<int> parseIntArray(const char* text)
 }
 } // namespace
 
+int stretchedIntervalMs(int intervalMs, double serverMs, double budget)
+{
+    if (!(budget > 0) || !(serverMs > 0))
+        return intervalMs;
+    const double needed = std::ceil(serverMs / budget);
+    return int(std::clamp(needed, double(intervalMs), std::max(double(intervalMs), 60000.0)));
+}
+
+int locksEveryN(int lastLockRows, double refreshServerMs, int manyRows, int maxN)
+{
+    if (lastLockRows < manyRows || maxN <= 1)
+        return 1;
+    // Copying pg_locks costs ~1 µs a row (FIELD-NOTES); returning our columns of it ~3-4 µs a row
+    // (leasewatch-bench: ~80 ms for 20 000 rows). The client cannot time one statement of a
+    // pipeline separately, so the row count stands for its cost.
+    const double locksMs = lastLockRows * 0.003;
+    const double restMs = std::max(1.0, refreshServerMs - locksMs);
+    if (locksMs <= restMs)
+        return 1;
+    return std::clamp(int(std::ceil(locksMs / restMs)), 1, maxN);
+}
+
 QStringList lockNameCandidates(const PollerConfig& cfg, const QStringList& leaseNames, double serverNow)
 {
     QStringList names = leaseNames;
@@ -147,6 +175,71 @@ LeasePolicy leasePolicyFor(const PollerConfig& cfg)
     return p;
 }
 
+// The previous read of the leases: its result (to compare bytes, row by row), where each row went
+// in Snapshot::leases ("slots"), and the slots by name. Unchanged rows are not decoded again.
+struct Poller::LeaseCache
+{
+    // The previous result's rows as records (int32 length, -1 for NULL, then the bytes; per column),
+    // back to back: compared in one sequential pass, unlike the cells of a 15 MB PGresult.
+    std::vector<char> prev;
+    std::vector<quint32> prevOff; // record i spans [prevOff[i], prevOff[i + 1])
+    // Scratch of the next read, kept with their capacity: megabytes allocated afresh per refresh
+    // cost page faults that dwarf the comparison itself.
+    std::vector<char> spare;
+    std::vector<quint32> spareOff;
+    std::vector<int> spareOrder, sparePos;
+    std::vector<char> dirty;
+    std::vector<int> prevOrder;   // slot of each previous row
+    std::vector<int> prevPos;     // previous row of each slot
+    QHash<QByteArray, int> slotOf; // name bytes → slot
+    std::vector<QByteArray> keys;  // by slot: name bytes
+    CowVector<LeaseRow> rows;     // by slot: Snapshot::leases
+    std::vector<quint32> seen;    // by slot: epoch of the last read that saw it
+    quint32 epoch = 0;
+    quint64 source = 0;
+};
+
+namespace {
+std::atomic<quint64> g_leaseSources{0};
+
+LeaseRow leaseRowAt(const PGresult* r, int i)
+{
+    LeaseRow row;
+    row.name = PQgetisnull(r, i, 0) ? QString() : toString(r, i, 0);
+    if (!PQgetisnull(r, i, 1))
+        row.holder = toString(r, i, 1);
+    row.takenAt = optDouble(r, i, 2);
+    row.expiresAt = optDouble(r, i, 3);
+    return row;
+}
+
+// Appends row i's record; returns the length of the name part (length field + bytes). One
+// resize per row and plain copies: this runs for every row of every refresh.
+size_t appendRecord(const PGresult* r, int i, std::vector<char>& out)
+{
+    qint32 lens[4];
+    size_t total = 0;
+    for (int col = 0; col < 4; ++col) {
+        lens[col] = PQgetlength(r, i, col);
+        if (lens[col] == 0 && PQgetisnull(r, i, col)) // NULL and '' both have length 0
+            lens[col] = -1;
+        total += sizeof(qint32) + size_t(std::max(lens[col], 0));
+    }
+    const size_t at = out.size();
+    out.resize(at + total);
+    char* p = out.data() + at;
+    for (int col = 0; col < 4; ++col) {
+        std::memcpy(p, &lens[col], sizeof(qint32));
+        p += sizeof(qint32);
+        if (lens[col] > 0) {
+            std::memcpy(p, PQgetvalue(r, i, col), size_t(lens[col]));
+            p += lens[col];
+        }
+    }
+    return sizeof(qint32) + size_t(std::max(lens[0], 0));
+}
+} // namespace
+
 Poller::Poller(PollerConfig cfg, quint64 generation, QObject* parent)
     : QObject(parent), cfg_(std::move(cfg)), generation_(generation),
       jitterState_(quint64(monotonicMs()) * 6364136223846793005ULL + generation)
@@ -195,6 +288,8 @@ bool Poller::ensureConnected(pg::PgError& err)
     leaseTableChecked_ = false;
     hashCache_.clear(); // hashtext() may differ between servers (version, collation)
     keyNames_.reset();
+    leaseCache_.reset(); // another server, maybe: every lease is read afresh (and hashed)
+    haveLocks_ = false;
     return true;
 }
 
@@ -256,12 +351,20 @@ Snapshot Poller::refreshOnce()
         refreshesSinceCheck_ = 0;
     }
 
+    // pg_locks may be skipped on this refresh when it dominates (still one round trip).
+    const int everyN = haveLocks_ ? locksEveryN(lastLockRows_, serverMsEstimate_, cfg_.locksManyRows,
+                                                cfg_.locksEveryNMax)
+                                  : 1;
+    const bool readLocks = !haveLocks_ || ++refreshesSinceLocks_ >= everyN;
+
     std::vector<pg::Statement> stmts;
     stmts.push_back({sql::meta(), {}});
     stmts.push_back({sql::activity(), {}});
-    stmts.push_back({sql::locks(conn_.serverVersion()), {}});
-    // Hash only names not hashed before on this connection's server (bounded per refresh).
-    // Lease names are probed against the cache directly: no per-refresh list of every candidate.
+    const int locksIdx = readLocks ? int(stmts.size()) : -1;
+    if (readLocks)
+        stmts.push_back({sql::locks(conn_.serverVersion()), {}});
+    // Hash only names not hashed before on this connection's server (bounded per refresh). Lease
+    // names are queued when they first appear: no per-refresh pass over every lease.
     QStringList toHash;
     QSet<QString> pending;
     auto consider = [&](const QString& n) {
@@ -272,18 +375,22 @@ Snapshot Poller::refreshOnce()
     };
     for (const QString& n : lockNameCandidates(cfg_, {}, lastServerNow_))
         consider(n);
-    for (const QString& n : std::as_const(lastLeaseNames_)) {
-        consider(n);
+    qsizetype taken = 0;
+    for (; taken < namesToHash_.size() && toHash.size() < 20000; ++taken) {
+        consider(namesToHash_[taken]);
         for (const QString& prefix : cfg_.lockNamePrefixes)
-            consider(prefix + n);
+            consider(prefix + namesToHash_[taken]);
     }
+    namesToHash_.remove(0, taken);
     if (!toHash.isEmpty())
-        stmts.push_back(
-            {"SELECT n, hashtext(n)::int8 FROM unnest($1::text[]) AS n", {textArrayLiteral(toHash)}});
+        stmts.push_back(hashStatement(toHash));
     const int hashIdx = toHash.isEmpty() ? -1 : int(stmts.size()) - 1;
     const bool readLeases = !leaseTableError_.has_value();
+    const int leasesIdx = int(stmts.size());
     if (readLeases)
         stmts.push_back(leaseSelect(conn_, cfg_.leases));
+    const int serverTimeIdx = int(stmts.size());
+    stmts.push_back({kServerTimeSql_, {}});
 
     std::vector<pg::StatementResult> res;
     const auto t0 = pg::Clock::now();
@@ -295,9 +402,22 @@ Snapshot Poller::refreshOnce()
     s.bytesReceived = conn_.lastBytesReceived();
     s.clientWaitMs = std::chrono::duration<double, std::milli>(t1 - t0).count();
     if (e.isError() && (e.needsReconnect() || !res[0].result)) {
+        if (!readLocks)
+            --refreshesSinceLocks_; // not read: try again next time
         s.error = e;
         return s;
     }
+    // The footprint: the client cannot read pg_stat_statements in general; the server tells its own
+    // time for the pipeline (see kServerTimeSql_). Should that answer be missing, the time from
+    // sending to the last result stands in (an upper bound: it includes the network). Smoothed, so
+    // that one slow refresh does not stretch the interval by itself.
+    const PGresult* st = size_t(serverTimeIdx) < res.size() ? res[size_t(serverTimeIdx)].result.get() : nullptr;
+    s.serverMs = st && PQresultStatus(st) == PGRES_TUPLES_OK && PQntuples(st) == 1 ? toDouble(st, 0, 0)
+                                                                                    : s.clientWaitMs;
+    serverMsEstimate_ =
+        serverMsEstimate_ > 0 ? 0.7 * serverMsEstimate_ + 0.3 * s.serverMs : s.serverMs;
+    effectiveIntervalMs_ = stretchedIntervalMs(cfg_.intervalMs, serverMsEstimate_, cfg_.serverTimeBudget);
+    s.effectiveIntervalMs = effectiveIntervalMs_;
 
     const PGresult* meta = res[0].result.get();
     if (!meta || PQntuples(meta) != 1) {
@@ -343,32 +463,24 @@ Snapshot Poller::refreshOnce()
             s.sessions.push_back(std::move(row));
         }
     }
-    if (const PGresult* r = res[2].result.get()) {
-        const int n = PQntuples(r);
-        s.cluster.lockTableEntries = n;
-        s.cluster.totalLocks = n;
-        for (int i = 0; i < n; ++i) {
-            if (PQgetvalue(r, i, 0)[0] != 't')
-                continue; // another lock type: counted, not shown
-            AdvisoryLockRow l;
-            l.pid = int(toDouble(r, i, 1));
-            l.database = toString(r, i, 2);
-            const qint64 classid = qint64(std::strtoll(PQgetvalue(r, i, 3), nullptr, 10));
-            const qint64 objid = qint64(std::strtoll(PQgetvalue(r, i, 4), nullptr, 10));
-            l.twoKeys = toDouble(r, i, 5) == 2;
-            if (l.twoKeys) {
-                l.key1 = qint32(quint32(classid));
-                l.key2 = qint32(quint32(objid));
-            } else {
-                l.key = qint64((quint64(classid) << 32) | quint64(quint32(objid)));
-            }
-            l.mode = toString(r, i, 6);
-            l.granted = PQgetvalue(r, i, 7)[0] == 't';
-            l.waitStart = optDouble(r, i, 8);
-            l.inMonitoredDb = PQgetvalue(r, i, 9)[0] == 't';
-            s.advisoryLocks.push_back(std::move(l));
-        }
+    const PGresult* locks = locksIdx >= 0 ? res[size_t(locksIdx)].result.get() : nullptr;
+    if (locks) {
+        decodeLocks(locks, s);
+        lastLocks_ = s.advisoryLocks; // shares the chunks
+        lastLockTableEntries_ = s.cluster.lockTableEntries;
+        lastLockRows_ = s.cluster.totalLocks;
+        lastLocksReadMs_ = s.receivedMonotonicMs;
+        refreshesSinceLocks_ = 0;
+        haveLocks_ = true;
+    } else if (haveLocks_) {
+        // Not read this time (or it failed): the previous read, marked with its age.
+        s.advisoryLocks = lastLocks_;
+        s.cluster.lockTableEntries = lastLockTableEntries_;
+        s.cluster.totalLocks = lastLockRows_;
+        s.locksReused = true;
+        s.locksAgeMs = double(s.receivedMonotonicMs - lastLocksReadMs_);
     }
+    s.locksEveryN = everyN;
 
     if (hashIdx >= 0)
         addHashes(res[size_t(hashIdx)].result.get());
@@ -378,27 +490,14 @@ Snapshot Poller::refreshOnce()
     lastServerNow_ = s.serverNow;
 
     if (readLeases) {
-        const auto& lr = res.back();
+        auto& lr = res[size_t(leasesIdx)];
         if (lr.error.isError()) {
             s.leasesError = lr.error;
             // The table may have been dropped or altered: check it again next time.
             leaseTableChecked_ = false;
-        } else if (const PGresult* r = lr.result.get()) {
-            const int n = PQntuples(r);
-            s.leases.reserve(size_t(n));
-            for (int i = 0; i < n; ++i) {
-                LeaseRow row;
-                row.name = PQgetisnull(r, i, 0) ? QString() : toString(r, i, 0);
-                if (!PQgetisnull(r, i, 1))
-                    row.holder = toString(r, i, 1);
-                row.takenAt = optDouble(r, i, 2);
-                row.expiresAt = optDouble(r, i, 3);
-                s.leases.push_back(std::move(row));
-            }
-            lastLeaseNames_.clear();
-            lastLeaseNames_.reserve(qsizetype(s.leases.size()));
-            for (const LeaseRow& row : s.leases)
-                lastLeaseNames_ << row.name;
+            leaseCache_.reset();
+        } else if (lr.result) {
+            decodeLeases(lr.result.get(), s);
         }
     } else {
         s.leasesError = leaseTableError_;
@@ -407,6 +506,209 @@ Snapshot Poller::refreshOnce()
     s.analysis = std::make_shared<const Analysis>(analyze(s, *s.keyNames, cfg_.analysis));
     s.ok = true;
     return s;
+}
+
+void Poller::decodeLocks(const PGresult* r, Snapshot& s)
+{
+    const int n = PQntuples(r);
+    s.cluster.lockTableEntries = n;
+    s.cluster.totalLocks = n;
+    for (int i = 0; i < n; ++i) {
+        if (PQgetvalue(r, i, 0)[0] != 't')
+            continue; // another lock type: counted, not shown
+        AdvisoryLockRow l;
+        l.pid = int(toDouble(r, i, 1));
+        l.database = toString(r, i, 2);
+        const qint64 classid = qint64(std::strtoll(PQgetvalue(r, i, 3), nullptr, 10));
+        const qint64 objid = qint64(std::strtoll(PQgetvalue(r, i, 4), nullptr, 10));
+        l.twoKeys = toDouble(r, i, 5) == 2;
+        if (l.twoKeys) {
+            l.key1 = qint32(quint32(classid));
+            l.key2 = qint32(quint32(objid));
+        } else {
+            l.key = qint64((quint64(classid) << 32) | quint64(quint32(objid)));
+        }
+        l.mode = toString(r, i, 6);
+        l.granted = PQgetvalue(r, i, 7)[0] == 't';
+        l.waitStart = optDouble(r, i, 8);
+        l.inMonitoredDb = PQgetvalue(r, i, 9)[0] == 't';
+        s.advisoryLocks.push_back(std::move(l));
+    }
+}
+
+void Poller::decodeLeasesFully(const PGresult* r, Snapshot& s)
+{
+    const int n = PQntuples(r);
+    leaseCache_.reset();
+    auto c = std::make_unique<LeaseCache>();
+    c->source = ++g_leaseSources;
+    bool cacheable = PQnfields(r) == 4;
+    c->prevOrder.resize(size_t(n));
+    c->prevPos.resize(size_t(n));
+    c->keys.reserve(size_t(n));
+    c->slotOf.reserve(n);
+    c->prevOff.reserve(size_t(n) + 1);
+    c->prevOff.push_back(0);
+    namesToHash_.clear();
+    namesToHash_.reserve(n);
+    for (int i = 0; i < n; ++i) {
+        LeaseRow row = leaseRowAt(r, i);
+        if (cacheable) {
+            // Rows are matched by name: NULL or repeated names (a mapped column that is not unique)
+            // are compared in full by the model instead.
+            const QByteArray key(PQgetvalue(r, i, 0), PQgetlength(r, i, 0));
+            if (PQgetisnull(r, i, 0) || c->slotOf.contains(key))
+                cacheable = false;
+            c->slotOf.insert(key, i);
+            c->keys.push_back(key);
+            appendRecord(r, i, c->prev);
+            c->prevOff.push_back(quint32(c->prev.size()));
+        }
+        c->prevOrder[size_t(i)] = i;
+        c->prevPos[size_t(i)] = i;
+        namesToHash_ << row.name;
+        c->rows.push_back(std::move(row));
+    }
+    s.leases = c->rows;
+    if (!cacheable)
+        return;
+    c->seen.assign(size_t(n), 0);
+    auto d = std::make_shared<LeaseDelta>();
+    d->source = c->source; // baseSeq 0: no base, the model compares every row
+    s.leaseDelta = std::move(d);
+    leaseCache_ = std::move(c);
+}
+
+void Poller::decodeLeases(const PGresult* r, Snapshot& s)
+{
+    const int n = PQntuples(r);
+    LeaseCache* c = leaseCache_.get();
+    auto full = [&] {
+        decodeLeasesFully(r, s);
+        lastLeaseSeq_ = s.seq;
+    };
+    if (!c || PQnfields(r) != 4) {
+        full();
+        return;
+    }
+    const int prevN = int(c->prevOrder.size());
+    const size_t baseSize = c->rows.size();
+    const quint32 epoch = ++c->epoch;
+    std::vector<int> order = std::move(c->spareOrder);
+    order.assign(size_t(n), -1);
+    std::vector<int> pos = std::move(c->sparePos);
+    pos.assign(baseSize, -1);
+    std::vector<char>& dirty = c->dirty;
+    dirty.assign(baseSize, 0);
+    std::vector<int> fresh; // rows of r with a name not seen before
+    QHash<QByteArray, int> freshNames;
+    std::vector<char> cur = std::move(c->spare);
+    cur.clear();
+    cur.reserve(c->prev.size() + c->prev.size() / 8 + 4096);
+    std::vector<quint32> off = std::move(c->spareOff);
+    off.clear();
+    off.reserve(size_t(n) + 1);
+    off.push_back(0);
+    int j = 0;
+    for (int i = 0; i < n; ++i) {
+        const size_t start = cur.size();
+        const size_t namePart = appendRecord(r, i, cur);
+        off.push_back(quint32(cur.size()));
+        const char* rec = cur.data() + start;
+        const size_t recLen = cur.size() - start;
+        qint32 nameLen;
+        std::memcpy(&nameLen, rec, sizeof nameLen);
+        if (nameLen < 0)
+            return full(); // a NULL name
+        while (j < prevN && c->seen[size_t(c->prevOrder[size_t(j)])] == epoch)
+            ++j; // met earlier, out of order
+        int slot = -1, p = -1;
+        // Unchanged rows keep their place in the heap, so the previous result's next row is
+        // usually this one: the hash is consulted only where the order differs.
+        if (j < prevN && c->prevOff[size_t(j) + 1] - c->prevOff[size_t(j)] >= namePart &&
+            std::memcmp(c->prev.data() + c->prevOff[size_t(j)], rec, namePart) == 0) {
+            slot = c->prevOrder[size_t(j)];
+            p = j++;
+        } else if (const auto it = c->slotOf.constFind(QByteArray::fromRawData(rec + 4, nameLen));
+                   it != c->slotOf.constEnd()) {
+            slot = *it;
+            p = c->prevPos[size_t(slot)];
+            if (c->seen[size_t(slot)] == epoch)
+                return full(); // a repeated name
+            if (p >= j)
+                j = p + 1;
+        }
+        if (slot < 0) {
+            const QByteArray key(rec + 4, nameLen);
+            if (freshNames.contains(key))
+                return full(); // a repeated name
+            freshNames.insert(key, i);
+            fresh.push_back(i);
+            continue;
+        }
+        c->seen[size_t(slot)] = epoch;
+        order[size_t(i)] = slot;
+        pos[size_t(slot)] = i;
+        const size_t prevLen = c->prevOff[size_t(p) + 1] - c->prevOff[size_t(p)];
+        if (prevLen != recLen || std::memcmp(c->prev.data() + c->prevOff[size_t(p)], rec, recLen) != 0) {
+            c->rows[size_t(slot)] = leaseRowAt(r, i); // copies only the chunk it lands in, if shared
+            dirty[size_t(slot)] = 1;
+        }
+    }
+
+    auto d = std::make_shared<LeaseDelta>();
+    d->source = c->source;
+    d->baseSeq = lastLeaseSeq_;
+    d->baseSize = baseSize;
+    // Rows gone: the last slot moves into the hole (highest hole first, so the last slot is never
+    // itself gone).
+    for (int h = int(baseSize) - 1; h >= 0; --h) {
+        if (c->seen[size_t(h)] == epoch)
+            continue;
+        const int last = int(c->rows.size()) - 1;
+        c->slotOf.remove(c->keys[size_t(h)]);
+        if (h != last) {
+            c->rows[size_t(h)] = c->rows[size_t(last)];
+            c->keys[size_t(h)] = std::move(c->keys[size_t(last)]);
+            c->slotOf.insert(c->keys[size_t(h)], h);
+            c->seen[size_t(h)] = c->seen[size_t(last)];
+            pos[size_t(h)] = pos[size_t(last)];
+            dirty[size_t(h)] = dirty[size_t(last)];
+            order[size_t(pos[size_t(h)])] = h;
+        }
+        c->rows.pop_back();
+        c->keys.pop_back();
+        c->seen.pop_back();
+        pos.pop_back();
+        dirty.pop_back();
+        d->moves.emplace_back(h, last);
+    }
+    for (size_t k = 0; k < dirty.size(); ++k)
+        if (dirty[k])
+            d->changed.push_back(int(k));
+    d->appendedFrom = c->rows.size();
+    for (int i : fresh) {
+        const int slot = int(c->rows.size());
+        c->rows.push_back(leaseRowAt(r, i));
+        const QByteArray key = freshNames.constFind(QByteArray::fromRawData(PQgetvalue(r, i, 0), PQgetlength(r, i, 0))).key();
+        c->slotOf.insert(key, slot);
+        c->keys.push_back(key);
+        c->seen.push_back(epoch);
+        pos.push_back(i);
+        order[size_t(i)] = slot;
+        namesToHash_ << c->rows[size_t(slot)].name;
+    }
+    std::swap(c->prevOrder, order);
+    std::swap(c->prevPos, pos);
+    std::swap(c->prev, cur);
+    std::swap(c->prevOff, off);
+    c->spareOrder = std::move(order);
+    c->sparePos = std::move(pos);
+    c->spare = std::move(cur);
+    c->spareOff = std::move(off);
+    s.leases = c->rows;
+    s.leaseDelta = std::move(d);
+    lastLeaseSeq_ = s.seq;
 }
 
 void Poller::start()
@@ -462,7 +764,8 @@ void Poller::loop()
     Q_EMIT snapshotReady(s);
     // Scheduled after the refresh finished: a slow refresh delays the next, never queues it.
     const qint64 took = monotonicMs() - started;
-    timer_->start(int(std::max<qint64>(cfg_.intervalMs - took, cfg_.intervalMs / 4)));
+    const int interval = std::max(cfg_.intervalMs, effectiveIntervalMs_); // the footprint budget
+    timer_->start(int(std::max<qint64>(interval - took, interval / 4)));
 }
 
 } // namespace lw

@@ -36,7 +36,23 @@ struct PollerConfig
     QStringList lockNamePrefixes; // also try prefix + name for every candidate
     int patternDays = 7;
     AnalysisConfig analysis; // thresholds, grouping, pool sizes
+    // Footprint budget: the console's server time stays under this share of wall time; a refresh
+    // that costs more stretches the interval (0 disables). See stretchedIntervalMs().
+    double serverTimeBudget = 0.01;
+    // pg_locks is read at most every `locksEveryNMax` refreshes when its last read returned at least
+    // `locksManyRows` rows and dominated the refresh (see locksEveryN()).
+    int locksManyRows = 10000;
+    int locksEveryNMax = 5;
 };
+
+// The footprint budget rule: the interval between refresh starts that keeps `serverMs` per refresh
+// within `budget` of wall time, never shorter than the configured interval, at most a minute
+// (beyond that the console would look dead; the status bar shows the figures).
+int stretchedIntervalMs(int intervalMs, double serverMs, double budget);
+// How often to read pg_locks: 1 (every refresh) unless the last read returned at least `manyRows`
+// rows and its estimated cost (rows × 3 µs) is more than the rest of the refresh; then the ratio
+// of the two, rounded up, at most `maxN`.
+int locksEveryN(int lastLockRows, double refreshServerMs, int manyRows, int maxN);
 
 // Candidates for key resolution: lease names, configured names/patterns, prefixed variants.
 QStringList lockNameCandidates(const PollerConfig& cfg, const QStringList& leaseNames, double serverNow);
@@ -97,6 +113,11 @@ private:
     int nextBackoffMs();
     static pg::Statement hashStatement(const QStringList& names);
     void addHashes(const PGresult* r); // into the cache; rebuilds the shared key → names map
+    // Leases into s.leases: only rows whose bytes changed since the previous read are decoded,
+    // with a LeaseDelta for the model.
+    void decodeLeases(const PGresult* r, Snapshot& s);
+    void decodeLeasesFully(const PGresult* r, Snapshot& s);
+    void decodeLocks(const PGresult* r, Snapshot& s);
 
     PollerConfig cfg_;
     quint64 generation_;
@@ -106,7 +127,19 @@ private:
     std::optional<pg::PgError> leaseTableError_; // from the check at connect
     QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server
     std::shared_ptr<const KeyNames> keyNames_;   // key -> names, rebuilt when the cache grows
-    QStringList lastLeaseNames_;
+    QStringList namesToHash_; // lease names not yet considered for hashing (new since the last read)
+    struct LeaseCache;
+    std::unique_ptr<LeaseCache> leaseCache_;
+    quint64 lastLeaseSeq_ = 0;
+    // pg_locks read less often when it dominates (see locksEveryN())
+    CowVector<AdvisoryLockRow> lastLocks_;
+    int lastLockTableEntries_ = 0;
+    int lastLockRows_ = 0;
+    qint64 lastLocksReadMs_ = 0;
+    int refreshesSinceLocks_ = 0;
+    bool haveLocks_ = false;
+    double serverMsEstimate_ = 0; // smoothed, for the footprint budget
+    int effectiveIntervalMs_ = 0;
     double lastServerNow_ = 0;
     bool leaseTableChecked_ = false;
     int refreshesSinceCheck_ = 0;

@@ -9,12 +9,169 @@
 #include <QHash>
 #include <QStringList>
 
+#include <algorithm>
+#include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <vector>
 
 namespace lw {
+
+// A vector whose copies share storage in chunks (copy on write per chunk). A snapshot is copied
+// on its way to the GUI thread (queued signal, Monitor::last_) and the poller changes a few rows of
+// 100 000 per refresh: copies cost one pointer per chunk and a change copies one chunk, not the
+// whole table. The std::vector subset the code uses; mutable access detaches the chunk it touches.
+template <typename T>
+class CowVector
+{
+    static constexpr size_t kShift = 9; // 512 rows a chunk
+    static constexpr size_t kChunk = size_t(1) << kShift;
+    using Chunk = std::vector<T>;
+
+public:
+    using value_type = T;
+    using size_type = size_t;
+    using difference_type = std::ptrdiff_t;
+    using reference = T&;
+    using const_reference = const T&;
+
+    template <bool Const>
+    class Iter
+    {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = T;
+        using difference_type = std::ptrdiff_t;
+        using pointer = std::conditional_t<Const, const T*, T*>;
+        using reference = std::conditional_t<Const, const T&, T&>;
+        using Owner = std::conditional_t<Const, const CowVector, CowVector>;
+
+        Iter() = default;
+        Iter(Owner* v, size_t i) : v_(v), i_(i) {}
+        operator Iter<true>() const { return Iter<true>(v_, i_); }
+        reference operator*() const { return v_->chunks_[i_ >> kShift]->operator[](i_ & (kChunk - 1)); }
+        pointer operator->() const { return &**this; }
+        reference operator[](difference_type n) const { return *(*this + n); }
+        Iter& operator++() { return ++i_, *this; }
+        Iter operator++(int) { return Iter(v_, i_++); }
+        Iter& operator--() { return --i_, *this; }
+        Iter operator--(int) { return Iter(v_, i_--); }
+        Iter& operator+=(difference_type n) { return i_ = size_t(difference_type(i_) + n), *this; }
+        Iter& operator-=(difference_type n) { return i_ = size_t(difference_type(i_) - n), *this; }
+        friend Iter operator+(Iter a, difference_type n) { return a += n; }
+        friend Iter operator+(difference_type n, Iter a) { return a += n; }
+        friend Iter operator-(Iter a, difference_type n) { return a -= n; }
+        friend difference_type operator-(const Iter& a, const Iter& b)
+        {
+            return difference_type(a.i_) - difference_type(b.i_);
+        }
+        friend bool operator==(const Iter& a, const Iter& b) { return a.i_ == b.i_; }
+        friend auto operator<=>(const Iter& a, const Iter& b) { return a.i_ <=> b.i_; }
+
+    private:
+        Owner* v_ = nullptr;
+        size_t i_ = 0;
+    };
+    using iterator = Iter<false>;
+    using const_iterator = Iter<true>;
+
+    CowVector() = default;
+    CowVector(std::initializer_list<T> l) { assignRange(l.begin(), l.end()); }
+    CowVector(const std::vector<T>& v) { assignRange(v.begin(), v.end()); } // NOLINT: drop-in for vector
+    CowVector& operator=(const std::vector<T>& v) { return clear(), assignRange(v.begin(), v.end()), *this; }
+    CowVector& operator=(std::initializer_list<T> l) { return clear(), assignRange(l.begin(), l.end()), *this; }
+    operator std::vector<T>() const { return std::vector<T>(begin(), end()); } // NOLINT
+
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const T& operator[](size_t i) const { return (*chunks_[i >> kShift])[i & (kChunk - 1)]; }
+    T& operator[](size_t i) { return (*writable(i >> kShift))[i & (kChunk - 1)]; }
+    const T& at(size_t i) const { return operator[](i); }
+    const T& front() const { return (*this)[0]; }
+    const T& back() const { return (*this)[size_ - 1]; }
+    T& front() { return (*this)[0]; }
+    T& back() { return (*this)[size_ - 1]; }
+
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size_}; }
+    const_iterator cbegin() const { return begin(); }
+    const_iterator cend() const { return end(); }
+    // Mutable iteration may write anywhere: every chunk is made private first.
+    iterator begin() { return detachAll(), iterator{this, 0}; }
+    iterator end() { return detachAll(), iterator{this, size_}; }
+
+    void reserve(size_t) {}
+    void clear() { chunks_.clear(), size_ = 0; }
+    void push_back(T v)
+    {
+        if ((size_ & (kChunk - 1)) == 0) {
+            chunks_.push_back(std::make_shared<Chunk>());
+            chunks_.back()->reserve(kChunk);
+        }
+        writable(size_ >> kShift)->push_back(std::move(v));
+        ++size_;
+    }
+    template <typename... A>
+    T& emplace_back(A&&... a)
+    {
+        push_back(T(std::forward<A>(a)...));
+        return back();
+    }
+    void pop_back()
+    {
+        writable((size_ - 1) >> kShift)->pop_back();
+        if ((--size_ & (kChunk - 1)) == 0)
+            chunks_.pop_back();
+    }
+    void resize(size_t n, const T& v = T())
+    {
+        while (size_ > n)
+            pop_back();
+        while (size_ < n)
+            push_back(v);
+    }
+    void assign(size_t n, const T& v) { clear(), resize(n, v); }
+    bool operator==(const CowVector& o) const
+    {
+        if (size_ != o.size_)
+            return false;
+        for (size_t c = 0; c < chunks_.size(); ++c)
+            if (chunks_[c] != o.chunks_[c] && !(*chunks_[c] == *o.chunks_[c]))
+                return false;
+        return true;
+    }
+    bool operator==(const std::vector<T>& o) const
+    {
+        return size_ == o.size() && std::equal(begin(), end(), o.begin());
+    }
+
+private:
+    template <typename It>
+    void assignRange(It b, It e)
+    {
+        for (; b != e; ++b)
+            push_back(*b);
+    }
+    Chunk* writable(size_t c)
+    {
+        // Only the owner writes, and a chunk shared with a copy is copied first: copies handed to
+        // another thread never see a change.
+        if (chunks_[c].use_count() > 1)
+            chunks_[c] = std::make_shared<Chunk>(*chunks_[c]);
+        return chunks_[c].get();
+    }
+    void detachAll()
+    {
+        for (size_t c = 0; c < chunks_.size(); ++c)
+            writable(c);
+    }
+    std::vector<std::shared_ptr<Chunk>> chunks_;
+    size_t size_ = 0;
+};
 
 struct Analysis;
 
@@ -94,6 +251,20 @@ struct ClusterInfo
     bool operator==(const ClusterInfo&) const = default;
 };
 
+// What changed in Snapshot::leases since the poller's previous successful read of the leases,
+// so that the lease model touches only those rows (100 000 leases, 1 % renewed per refresh).
+// Applied in order: `moves` (row `from` moved into `hole`, the row at `hole` gone, the vector one
+// shorter), then `changed` (indexes after the moves), then rows from `appendedFrom` on are new.
+struct LeaseDelta
+{
+    quint64 source = 0;  // the poller instance: deltas of different pollers never mix
+    quint64 baseSeq = 0; // Snapshot::seq of the read this delta is relative to
+    size_t baseSize = 0; // leases.size() of that read
+    std::vector<std::pair<int, int>> moves; // (hole, from)
+    std::vector<int> changed;
+    size_t appendedFrom = 0;
+};
+
 struct Snapshot
 {
     quint64 generation = 0; // bumped when the configuration changes: older results are dropped
@@ -108,8 +279,9 @@ struct Snapshot
     ServerInfo server;
     ClusterInfo cluster;
     std::vector<SessionRow> sessions;           // client backends of the whole server
-    std::vector<AdvisoryLockRow> advisoryLocks; // of the whole server (inMonitoredDb marks ours)
-    std::vector<LeaseRow> leases;
+    CowVector<AdvisoryLockRow> advisoryLocks; // of the whole server (inMonitoredDb marks ours)
+    CowVector<LeaseRow> leases;               // in no particular order
+    std::shared_ptr<const LeaseDelta> leaseDelta; // null: compare every row
     // Advisory key -> candidate names (hashtext() on this server); shared, immutable, cached.
     std::shared_ptr<const QHash<qint64, QStringList>> keyNames;
     // What the refresh means (resolved locks, pools, blocking forest, findings), computed on the
@@ -122,6 +294,15 @@ struct Snapshot
     qint64 bytesReceived = 0;
     double clientWaitMs = 0; // send → last byte received
     double decodeMs = 0;     // libpq result → values
+    // Upper bound of the server time of this refresh (pipeline sent → last result; the client
+    // cannot read pg_stat_statements in general), and the interval the footprint budget allows.
+    double serverMs = 0;
+    int effectiveIntervalMs = 0;
+    // pg_locks may be read less often than the rest when it dominates (about 1 µs a lock row):
+    // advisoryLocks and the lock-table counts are then those of a read `locksAgeMs` old.
+    int locksEveryN = 1;
+    bool locksReused = false;
+    double locksAgeMs = 0;
 };
 
 } // namespace lw

@@ -121,8 +121,10 @@ std::vector<double> stmtColumn(const PointResult& p, bool console, const QString
     std::vector<double> out;
     for (const Sample& s : p.samples) {
         const auto& m = console ? s.consoleStmtMs : s.floorStmtMs;
-        // The hash statement runs only while new names appear: absent means it cost nothing.
-        out.push_back(m.value(kind, kind == QLatin1String("hash") ? 0.0 : kNaN));
+        // The hash statement runs only while new names appear, and the console's pg_locks read may
+        // be skipped when it dominates (Snapshot::locksReused): absent means it cost nothing.
+        const bool mayBeAbsent = kind == QLatin1String("hash") || (console && kind == QLatin1String("locks"));
+        out.push_back(m.value(kind, mayBeAbsent ? 0.0 : kNaN));
     }
     return out;
 }
@@ -271,13 +273,42 @@ bool printTables(FILE* out, const RunInfo& run, const std::vector<PointResult>& 
                         check(num(median(column(p, &Sample::leaseModelMs)))),
                         check(num(median(column(p, &Sample::lockModelsMs)))),
                         check(num(median(column(p, &Sample::findingsMs)))), check(num(p.coldClientMs)),
-                        QString::number(p.findings)});
+                        QString::number(p.findings),
+                        QStringLiteral("%1 (%2 reused)").arg(p.locksEveryN).arg(p.locksReused)});
     printAligned(out,
                  {QStringLiteral("point"), QStringLiteral("refresh wall"), QStringLiteral("wait"),
                   QStringLiteral("prepare"), QStringLiteral("decode"), QStringLiteral("analyze"),
                   QStringLiteral("handoff"), QStringLiteral("lease model"), QStringLiteral("lock models"),
-                  QStringLiteral("findings"), QStringLiteral("cold client"), QStringLiteral("#findings")},
+                  QStringLiteral("findings"), QStringLiteral("cold client"), QStringLiteral("#findings"),
+                  QStringLiteral("pg_locks every")},
                  rows);
+
+    for (const auto& p : points) {
+        if (!p.paint)
+            continue;
+        const PaintResult& r = *p.paint;
+        std::fprintf(out,
+                     "\nRefresh to paint, %s: %d leases in a QTableView through the Leases page's proxy "
+                     "(offscreen, 1200x720), ms median/max of %zu\n",
+                     p.name.toUtf8().constData(), r.rows, r.refreshMs.size());
+        const std::pair<const char*, const std::vector<double>*> steps[] = {
+            {"refresh applied + paint", &r.refreshMs},
+            {"tick (countdowns) + paint", &r.tickMs},
+            {"sort click (Expires) + paint", &r.sortMs},
+            {"tick while sorted by Expires", &r.sortedTickMs},
+            {"sort click (Lease) + paint", &r.unsortMs},
+            {"filter typed + paint", &r.filterMs},
+            {"filter cleared + paint", &r.clearFilterMs},
+            {"scroll to end + paint", &r.scrollEndMs},
+            {"scroll to top + paint", &r.scrollTopMs},
+        };
+        rows.clear();
+        for (const auto& [name, v] : steps)
+            rows.push_back({QString::fromLatin1(name),
+                            check(num(median(*v)) + QLatin1Char('/') +
+                                  num(v->empty() ? kNaN : *std::max_element(v->begin(), v->end())))});
+        printAligned(out, {QStringLiteral("step"), QStringLiteral("ms")}, rows);
+    }
 
     for (const auto& p : points) {
         if (!p.rawSameStatements || p.unmatchedConsoleStatements || p.failedRefreshes ||
@@ -347,7 +378,23 @@ QJsonObject toJson(const RunInfo& run, const std::vector<PointResult>& points,
             {QStringLiteral("advisoryLockRows"), p.advisoryRows},
             {QStringLiteral("leaseRows"), p.leaseRows},
             {QStringLiteral("findings"), p.findings},
+            {QStringLiteral("locksEveryN"), p.locksEveryN},
+            {QStringLiteral("locksReusedRefreshes"), p.locksReused},
         };
+        if (p.paint) {
+            const PaintResult& r = *p.paint;
+            o.insert(QStringLiteral("paintMedianMs"),
+                     QJsonObject{{QStringLiteral("rows"), r.rows},
+                                 {QStringLiteral("refresh"), jnum(median(r.refreshMs))},
+                                 {QStringLiteral("tick"), jnum(median(r.tickMs))},
+                                 {QStringLiteral("sortClick"), jnum(median(r.sortMs))},
+                                 {QStringLiteral("tickSorted"), jnum(median(r.sortedTickMs))},
+                                 {QStringLiteral("sortBack"), jnum(median(r.unsortMs))},
+                                 {QStringLiteral("filter"), jnum(median(r.filterMs))},
+                                 {QStringLiteral("filterClear"), jnum(median(r.clearFilterMs))},
+                                 {QStringLiteral("scrollEnd"), jnum(median(r.scrollEndMs))},
+                                 {QStringLiteral("scrollTop"), jnum(median(r.scrollTopMs))}});
+        }
         jp.append(o);
     }
     QJsonArray jt;

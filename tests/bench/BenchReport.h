@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 namespace lw::bench {
@@ -33,6 +34,22 @@ struct Sample
     QMap<QString, double> consoleStmtMs, floorStmtMs; // per statement kind
 };
 
+// Refresh-to-paint over a real QTableView and the Leases page's proxy, ms per step (each step
+// until the visible rows are painted).
+struct PaintResult
+{
+    int rows = 0, proxyRows = 0;
+    std::vector<double> refreshMs;    // models updated (Monitor::onSnapshot) + paint
+    std::vector<double> tickMs;       // LeaseModel::tick (countdowns), sorted by name
+    std::vector<double> sortMs;       // header click: sort by "Expires"
+    std::vector<double> sortedTickMs; // tick while sorted by "Expires"
+    std::vector<double> unsortMs;     // header click back to "Lease"
+    std::vector<double> filterMs;     // filter text typed (all at once)
+    std::vector<double> clearFilterMs;
+    std::vector<double> scrollEndMs; // scroll to the last row
+    std::vector<double> scrollTopMs;
+};
+
 struct PointResult
 {
     QString name;
@@ -47,6 +64,9 @@ struct PointResult
     bool rawSameStatements = false; // the raw-decode statements have the console's query ids
     double rssBeforeMiB = 0, rssMiB = 0;
     int sessionsSeen = 0, advisoryRows = 0, leaseRows = 0, findings = 0;
+    int locksEveryN = 1; // the most the console stretched its pg_locks reads at this point
+    int locksReused = 0; // measured refreshes that reused the previous pg_locks read
+    std::optional<PaintResult> paint;
 };
 
 struct Target

@@ -1,4 +1,4 @@
-// leasewatch-bench [--scale smoke|full] [--json] [--refreshes N] [--cluster-dir DIR]
+// leasewatch-bench [--scale smoke|full] [--json] [--refreshes N] [--cluster-dir DIR] [--only POINT,…]
 //
 // Issue 11's benchmark: the console's real refresh (Poller::refreshOnce) and the model updates of
 // Monitor::onSnapshot against a throwaway cluster loaded to several scale points, one dimension
@@ -11,12 +11,18 @@
 
 #include "Findings.h"
 #include "LeaseModel.h"
+#include "LeasesView.h"
 #include "LocksModels.h"
 #include "Poller.h"
 
-#include <QCoreApplication>
+#include <QApplication>
+#include <QHeaderView>
 #include <QJsonDocument>
+#include <QLineEdit>
+#include <QScrollBar>
 #include <QSet>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 
 #include <malloc.h>
 #include <unistd.h>
@@ -26,6 +32,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 using namespace lw;
 using namespace lw::bench;
@@ -175,7 +182,49 @@ void applyToModels(Models& m, const Snapshot& fromWorker, Sample& out)
     out.findingsMs = msSince(t);
 }
 
-PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes)
+// Refresh-to-paint at this point: the Leases page (LeasesView: the proxy and the QTableView the
+// window uses) shown offscreen over the model, each step timed until it has painted.
+void measurePaint(Workload& w, Poller& poller, Models& m, PaintResult& out)
+{
+    ui::LeasesView view(&m.leases);
+    view.resize(1200, 720);
+    view.show();
+    auto settle = [&] {
+        QCoreApplication::processEvents();
+        view.repaint(); // synchronous: the visible rows are painted before the clock stops
+    };
+    settle();
+    auto timed = [&](auto&& step) {
+        const auto t = Clock::now();
+        step();
+        settle();
+        return msSince(t);
+    };
+    QTableView* table = view.table();
+    for (int rep = 0; rep < 5; ++rep) {
+        checkInterrupted();
+        w.renewSome();
+        const Snapshot s = poller.refreshOnce();
+        Sample ignored;
+        out.refreshMs.push_back(timed([&] { applyToModels(m, s, ignored); }));
+        out.tickMs.push_back(timed([&] { m.leases.tick(); }));
+        out.sortMs.push_back(timed([&] {
+            table->horizontalHeader()->setSortIndicator(LeaseModel::ExpiresIn, Qt::AscendingOrder);
+        }));
+        out.sortedTickMs.push_back(timed([&] { m.leases.tick(); }));
+        out.unsortMs.push_back(timed([&] {
+            table->horizontalHeader()->setSortIndicator(LeaseModel::Name, Qt::AscendingOrder);
+        }));
+        out.filterMs.push_back(timed([&] { view.filterEdit()->setText(QStringLiteral("lease-0012")); }));
+        out.clearFilterMs.push_back(timed([&] { view.filterEdit()->clear(); }));
+        out.scrollEndMs.push_back(timed([&] { table->scrollToBottom(); }));
+        out.scrollTopMs.push_back(timed([&] { table->scrollToTop(); }));
+    }
+    out.rows = m.leases.rowCount();
+    out.proxyRows = view.proxy()->rowCount();
+}
+
+PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool paint)
 {
     const auto pointStart = Clock::now();
     PointResult pr;
@@ -210,6 +259,9 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes)
                                                  {consoleActivitySql(), {}},
                                                  {consoleLocksSql(), {}},
                                                  leaseSelect(rawConn, leaseCfg)};
+    // A refresh that reused its previous pg_locks read did not receive it: its raw decode does
+    // not read it either (the raw decode is of the refresh's results, nothing more, nothing less).
+    const std::vector<pg::Statement> rawStmtsNoLocks = {rawStmts[0], rawStmts[1], rawStmts[3]};
 
     // Warm-up: the first refresh fills the models; the next ones hash the new lease names
     // (at most 20 000 per refresh). Measured refreshes start once a refresh hashed nothing.
@@ -275,7 +327,11 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes)
         const auto deadline = Clock::now() + std::chrono::seconds(30);
         if (const pg::PgError e = floorConn.runPipeline(floorStmts, res, deadline); e.isError())
             throw std::runtime_error(("floor: " + e.message.toUtf8()).toStdString());
-        if (const pg::PgError e = rawConn.runPipeline(rawStmts, res, deadline); e.isError())
+        if (s.locksReused)
+            ++pr.locksReused;
+        pr.locksEveryN = std::max(pr.locksEveryN, s.locksEveryN);
+        if (const pg::PgError e = rawConn.runPipeline(s.locksReused ? rawStmtsNoLocks : rawStmts, res, deadline);
+            e.isError())
             throw std::runtime_error(("raw: " + e.message.toUtf8()).toStdString());
         {
             const auto tr = Clock::now();
@@ -319,6 +375,11 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes)
     }
     pr.rawSameStatements = !consoleIds.isEmpty() && consoleIds == rawIds;
     pr.rssMiB = rssMiB();
+    if (paint) {
+        std::fprintf(stderr, "[bench] %s: refresh-to-paint\n", sp.name.toUtf8().constData());
+        pr.paint.emplace();
+        measurePaint(w, poller, *models, *pr.paint);
+    }
     std::fprintf(stderr, "[bench] %s: %d warm-up + %zu measured refreshes in %.1f s\n",
                  sp.name.toUtf8().constData(), pr.warmups, pr.samples.size(), msSince(pointStart) / 1000.0);
     (void)sink;
@@ -328,7 +389,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes)
 int usage()
 {
     std::fprintf(stderr, "usage: leasewatch-bench [--scale smoke|full] [--json] [--refreshes N] "
-                         "[--cluster-dir DIR]\n");
+                         "[--cluster-dir DIR] [--only POINT,…]\n");
     return 2;
 }
 
@@ -336,8 +397,12 @@ int usage()
 
 int main(int argc, char** argv)
 {
-    QCoreApplication app(argc, argv);
+    // The refresh-to-paint figures use real widgets: offscreen unless a platform was chosen.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
     bool smoke = false, json = false;
+    QStringList only;
     int refreshes = -1;
     QString clusterDir;
     const QStringList args = app.arguments().mid(1);
@@ -357,6 +422,8 @@ int main(int argc, char** argv)
                 return usage();
         } else if (a == QLatin1String("--cluster-dir") && i + 1 < args.size()) {
             clusterDir = args[++i];
+        } else if (a == QLatin1String("--only") && i + 1 < args.size()) {
+            only = args[++i].split(QLatin1Char(','));
         } else {
             return usage();
         }
@@ -379,8 +446,16 @@ int main(int argc, char** argv)
         w.start();
         const QString version = w.serverVersion().section(QLatin1Char(' '), 0, 1);
         run.machine = QStringLiteral("%1 cores, %2").arg(std::thread::hardware_concurrency()).arg(version);
+        std::vector<ScalePoint> sps;
         for (const ScalePoint& sp : scalePoints(smoke))
-            points.push_back(runPoint(w, sp, refreshes));
+            if (only.isEmpty() || only.contains(sp.name))
+                sps.push_back(sp);
+        // Refresh-to-paint at the largest leases table of the run (100 000 at full scale).
+        int paintAt = 0;
+        for (const ScalePoint& sp : sps)
+            paintAt = std::max(paintAt, sp.leases);
+        for (const ScalePoint& sp : sps)
+            points.push_back(runPoint(w, sp, refreshes, sp.leases == paintAt && std::exchange(paintAt, -1) > 0));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "leasewatch-bench: %s\n", e.what());
         return 2;

@@ -191,6 +191,91 @@ private Q_SLOTS:
             mono_));
         QCOMPARE(order(), QStringList({"a", "b", "c"}));
     }
+
+    // The poller's delta (only changed rows named) leaves the model exactly as comparing every row
+    // would; a delta whose base the model did not see is ignored (every row compared).
+    void deltaUpdatesMatchFullComparison()
+    {
+        QObject owner;
+        LeaseModel* byDelta = makeModel(&owner);
+        LeaseModel* full = makeModel(&owner);
+        auto withDelta = [](Snapshot s, quint64 seq, std::shared_ptr<LeaseDelta> d) {
+            s.seq = seq;
+            s.generation = 1;
+            d->source = 7;
+            s.leaseDelta = std::move(d);
+            return s;
+        };
+        Snapshot s1 = snap(100, {lease("a", "h:1:a", 90, 130), lease("b", "h:1:b", 90, 110),
+                                 lease("c", "h:1:c", 90, 120), lease("d", "h:1:d", 90, 125)},
+                           mono_);
+        byDelta->applySnapshot(withDelta(s1, 1, std::make_shared<LeaseDelta>()));
+        full->applySnapshot(s1);
+        // b renewed, a gone (d moves into its place), e new.
+        mono_ += 1000;
+        Snapshot s2 = snap(101, {lease("d", "h:1:d", 90, 125), lease("b", "h:1:b", 90, 140),
+                                 lease("c", "h:1:c", 90, 120), lease("e", "h:2:e", 100.5, 130)},
+                           mono_);
+        auto d2 = std::make_shared<LeaseDelta>();
+        d2->baseSeq = 1;
+        d2->baseSize = 4;
+        d2->moves = {{0, 3}};
+        d2->changed = {1};
+        d2->appendedFrom = 3;
+        QSignalSpy changed(byDelta, &QAbstractItemModel::dataChanged);
+        byDelta->applySnapshot(withDelta(s2, 2, d2));
+        full->applySnapshot(s2);
+        auto dump = [](LeaseModel* m) {
+            QStringList out;
+            for (int r = 0; r < m->rowCount(); ++r)
+                out << m->entry(r).key + QLatin1Char('=') + leaseStateKey(m->stateAt(r)) + QLatin1Char('/') +
+                           m->data(m->index(r, LeaseModel::ExpiresIn)).toString();
+            out.sort();
+            return out;
+        };
+        QCOMPARE(dump(byDelta), dump(full));
+        QCOMPARE(byDelta->stateAt(byDelta->rowOfKey("a")), LeaseState::Released);
+        QCOMPARE(changed.count(), 1);
+        const auto tl = changed.first().at(0).value<QModelIndex>();
+        const auto br = changed.first().at(1).value<QModelIndex>();
+        QCOMPARE(tl.row(), byDelta->rowOfKey("a")); // a released, b renewed; c and d untouched
+        QCOMPARE(br.row(), byDelta->rowOfKey("b"));
+
+        // A delta against a base the model never saw: compared in full, same result.
+        mono_ += 1000;
+        Snapshot s3 = snap(102, {lease("d", "h:1:d", 90, 125), lease("b", "h:1:b", 90, 140),
+                                 lease("c", "h:3:c", 101.5, 131), lease("e", "h:2:e", 100.5, 130)},
+                           mono_);
+        auto d3 = std::make_shared<LeaseDelta>();
+        d3->baseSeq = 99;
+        d3->baseSize = 4;
+        d3->appendedFrom = 4;
+        byDelta->applySnapshot(withDelta(s3, 3, d3));
+        full->applySnapshot(s3);
+        QCOMPARE(dump(byDelta), dump(full));
+    }
+
+    // Ticks repaint the countdown columns without asking a proxy to re-sort by them; a row whose
+    // state changes on its own (it expires) is signalled with every role.
+    void tickSignalsCountdownsAndStateChanges()
+    {
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        m->applySnapshot(snap(100, {lease("a", "h:1:a", 90, 130), lease("b", "h:1:b", 90, 101)}, mono_));
+        m->tick(); // first tick: every state is new
+        QSignalSpy changed(m, &QAbstractItemModel::dataChanged);
+        m->tick();
+        QCOMPARE(changed.count(), 1);
+        const auto roles = changed.first().at(2).value<QList<int>>();
+        QVERIFY(!roles.contains(LeaseModel::SortRole));
+        QVERIFY(roles.contains(Qt::DisplayRole));
+        changed.clear();
+        mono_ += 2000; // b expires
+        m->tick();
+        QCOMPARE(changed.count(), 2);
+        QCOMPARE(changed.last().at(0).value<QModelIndex>().row(), m->rowOfKey("b"));
+        QVERIFY(changed.last().at(2).value<QList<int>>().isEmpty()); // all roles
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLeaseModel)

@@ -1,0 +1,157 @@
+// The console's footprint against real servers: the budget stretches the interval, only changed
+// lease rows are decoded (and the result matches a full read), and a large pg_locks is read less
+// often than the rest, still in one round trip per refresh.
+#include "Poller.h"
+#include "TestCluster.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <map>
+
+using namespace lw;
+
+namespace {
+PollerConfig configFor(const QString& dsn)
+{
+    PollerConfig c;
+    c.connect.dsn = dsn;
+    c.intervalMs = 100;
+    return c;
+}
+std::map<QString, LeaseRow> byName(const CowVector<LeaseRow>& rows)
+{
+    std::map<QString, LeaseRow> out;
+    for (const LeaseRow& r : rows)
+        out[r.name] = r;
+    return out;
+}
+} // namespace
+
+class TestFootprintLive : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void tinyBudgetStretchesTheInterval()
+    {
+        test::TestDatabase db("footprint_budget");
+        PollerConfig cfg = configFor(db.dsn());
+        cfg.serverTimeBudget = 1e-5; // any refresh (≥ 0.01 ms) needs ≥ 1 s between refreshes
+        Poller p(cfg);
+        QSignalSpy spy(&p, &Poller::snapshotReady);
+        p.start();
+        QTest::qWait(1200);
+        p.stop();
+        QVERIFY(!spy.isEmpty());
+        const auto s = spy.first().at(0).value<Snapshot>();
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+        QVERIFY(s.serverMs > 0);
+        QVERIFY2(s.effectiveIntervalMs >= 1000, qPrintable(QString::number(s.effectiveIntervalMs)));
+        // At the configured 100 ms there would be about a dozen refreshes in 1.2 s.
+        QVERIFY2(spy.count() <= 2, qPrintable(QString::number(spy.count())));
+
+        // The default budget leaves a cheap refresh at the configured interval.
+        Poller q(configFor(db.dsn()));
+        const Snapshot t = q.refreshOnce();
+        QVERIFY(t.ok);
+        QCOMPARE(t.effectiveIntervalMs, stretchedIntervalMs(100, t.serverMs, 0.01));
+    }
+
+    void onlyChangedLeasesAreDecoded()
+    {
+        test::TestDatabase db("footprint_leases");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, "
+                "expires_at timestamptz)");
+        db.exec("INSERT INTO leases SELECT 'l' || i, 'h:' || i || ':x', now(), now() + interval '60 s' "
+                "FROM generate_series(1, 3000) i");
+        Poller p(configFor(db.dsn()));
+        Snapshot s = p.refreshOnce();
+        QVERIFY(s.ok);
+        QCOMPARE(s.leases.size(), size_t(3000));
+        QVERIFY(s.leaseDelta && s.leaseDelta->baseSeq == 0); // the first read: no base
+
+        s = p.refreshOnce(); // nothing changed
+        QVERIFY(s.leaseDelta && s.leaseDelta->baseSeq != 0);
+        QVERIFY(s.leaseDelta->changed.empty() && s.leaseDelta->moves.empty());
+        QCOMPARE(s.leaseDelta->appendedFrom, size_t(3000));
+
+        // Renewals move rows in the heap; deletes, inserts and a NULL holder on top.
+        db.exec("UPDATE leases SET expires_at = expires_at + interval '5 s' WHERE name IN ('l7', 'l1500', 'l2999')");
+        db.exec("UPDATE leases SET holder = NULL WHERE name = 'l42'");
+        db.exec("DELETE FROM leases WHERE name IN ('l1', 'l2000')");
+        db.exec("INSERT INTO leases VALUES ('new-a', 'h:9:y', now(), now() + interval '60 s'), "
+                "('new-b', NULL, NULL, NULL)");
+        const quint64 base = s.seq;
+        s = p.refreshOnce();
+        QVERIFY(s.ok);
+        const LeaseDelta& d = *s.leaseDelta;
+        QCOMPARE(d.baseSeq, base);
+        QCOMPARE(int(d.moves.size()), 2);
+        QCOMPARE(int(d.changed.size()), 4);
+        QCOMPARE(s.leases.size() - d.appendedFrom, size_t(2));
+        // The same rows as a fresh console reading everything.
+        Poller fresh(configFor(db.dsn()));
+        const Snapshot f = fresh.refreshOnce();
+        QVERIFY(byName(s.leases) == byName(f.leases));
+        QVERIFY(!byName(s.leases).at(QStringLiteral("l42")).holder);
+
+        // A repeated name (the mapped column is not unique) is compared in full, still correct.
+        db.exec("ALTER TABLE leases DROP CONSTRAINT leases_pkey");
+        db.exec("INSERT INTO leases VALUES ('l5', 'h:5:dup', now(), now() + interval '60 s')");
+        s = p.refreshOnce();
+        QVERIFY(s.ok);
+        QVERIFY(!s.leaseDelta);
+        QCOMPARE(s.leases.size(), f.leases.size() + 1);
+    }
+
+    void largeLockTableIsReadLessOften()
+    {
+        // A private cluster: 30 000 advisory locks would crowd the suite's lock table.
+        cluster::ClusterOptions o = test::privateClusterOptions(QStringLiteral("footprint"));
+        o.maxLocksPerTransaction = 512;
+        cluster::ThrowawayCluster cluster(o);
+        const auto err = cluster.start();
+        QVERIFY2(!err, err ? qPrintable(*err) : "");
+        const QString dsn = cluster.dsn(QStringLiteral("postgres"));
+        pg::Connection holder;
+        pg::ConnectOptions ho;
+        ho.dsn = dsn;
+        ho.readOnly = false;
+        ho.statementTimeoutMs = 60000;
+        QVERIFY(!holder.connect(ho).isError());
+        pg::ResultPtr r;
+        QVERIFY(!holder
+                     .exec({"SELECT count(pg_advisory_lock(k)) FROM generate_series(1, 30000) k", {}}, r,
+                           pg::Clock::now() + std::chrono::seconds(60))
+                     .isError());
+
+        Poller p(configFor(dsn));
+        int reused = 0, maxN = 1;
+        size_t rows = 0;
+        for (int i = 0; i < 8; ++i) {
+            const Snapshot s = p.refreshOnce();
+            QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+            QCOMPARE(s.roundTrips, 1);
+            QVERIFY(s.advisoryLocks.size() >= 30000);
+            if (i == 0) {
+                QVERIFY(!s.locksReused); // nothing to reuse yet
+                rows = s.advisoryLocks.size();
+            }
+            maxN = std::max(maxN, s.locksEveryN);
+            if (s.locksReused) {
+                ++reused;
+                QCOMPARE(s.advisoryLocks.size(), rows); // the previous read, as it was
+                QVERIFY(s.locksAgeMs > 0);
+            } else {
+                rows = s.advisoryLocks.size();
+            }
+        }
+        QVERIFY2(maxN > 1, "pg_locks (30 000 rows, ~100 ms) dominates a refresh of an empty database");
+        QVERIFY(reused >= 1);
+        QVERIFY(reused < 8); // and it is still read
+        holder.close();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFootprintLive)
+#include "tst_footprint_live.moc"
