@@ -88,9 +88,12 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         QStringLiteral("pgbouncer"),
         QStringLiteral("Also watch this PgBouncer admin console (e.g. \"host=… port=6432 dbname=pgbouncer\")."),
         QStringLiteral("dsn"));
+    const QCommandLineOption openBundle(
+        QStringLiteral("open-bundle"),
+        QStringLiteral("Open an incident bundle (or a history store) offline, read-only."), QStringLiteral("file"));
     p.addOptions({help, version, demo, json, preset, table, columns, timeKind, ttl, interval, screenshots,
                   quitAfter, operatorMode, auditTable, lockNames, poolSize, holder, count, evenIfAlive,
-                  pgbouncer});
+                  pgbouncer, openBundle});
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
     inv.helpText = p.helpText();
 
@@ -130,6 +133,9 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         inv.leaseName = pos.takeLast();
         inv.holder = p.value(holder);
         inv.evenIfAlive = p.isSet(evenIfAlive);
+    } else if (p.isSet(openBundle)) {
+        inv.mode = Invocation::Mode::Bundle;
+        inv.bundleFile = p.value(openBundle);
     } else if (p.isSet(demo)) {
         inv.mode = Invocation::Mode::Demo;
     } else if (pos.isEmpty()) {

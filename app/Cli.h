@@ -17,6 +17,7 @@ struct Invocation
         Gui,
         GuiAsk, // no DSN: choose a profile in the window
         Demo,
+        Bundle, // --open-bundle FILE: recorded data, offline
         Snapshot,
         Watch,
         Expire,
@@ -31,6 +32,7 @@ struct Invocation
     std::optional<Profile> profile; // the stored profile named on the command line, if any
     QString leaseName, holder;      // expire
     bool evenIfAlive = false;       // expire: the holder may be alive and the operator says go
+    QString bundleFile;             // --open-bundle
     QString pgbouncerDsn;           // optional PgBouncer admin console (window only)
     int watchCount = 0;             // watch: stop after this many refreshes (0: until interrupted)
     QString screenshotDir; // --screenshots DIR: save every page after --quit-after seconds

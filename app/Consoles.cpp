@@ -1,12 +1,28 @@
 #include "Consoles.h"
 
+#include "AuditLog.h"
+#include "LeaseModel.h"
+#include "LeasesView.h"
 #include "MainWindow.h"
+#include "PoolView.h"
+#include "history/HistoryReader.h"
+#include "history/HistoryWriter.h"
+#include "history/LeaseTimelineView.h"
+#include "history/RecordedBar.h"
 #include "pgbouncer/PgBouncerMonitor.h"
 #include "pgbouncer/PgBouncerView.h"
 #include "Monitor.h"
 #include "ProfilesDialog.h"
 
 #include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QItemSelectionModel>
+#include <QMessageBox>
+#include <QTableView>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -23,6 +39,8 @@ Consoles::~Consoles()
     for (Console& c : open_) {
         c.alerts.reset();
         c.window.reset();
+        c.reader.reset();
+        c.recorder.reset();
         c.monitor.reset();
     }
 }
@@ -37,11 +55,11 @@ ui::AlertConfig alertConfigFor(const Profile& p)
 
 ui::MainWindow* Consoles::open(const Profile& p)
 {
-    return open(p.toPollerConfig(), p.name, alertConfigFor(p), p.pgbouncerDsn);
+    return open(p.toPollerConfig(), p.name, alertConfigFor(p), p.pgbouncerDsn, p.historyDays, p.historyMb);
 }
 
 ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, const ui::AlertConfig& alerts,
-                               const QString& bouncerDsn)
+                               const QString& bouncerDsn, int historyDays, int historyMb)
 {
     Console c;
     c.monitor = std::make_unique<Monitor>(cfg);
@@ -68,12 +86,145 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
         w->tabs()->addTab(page, tr("PgBouncer"));
         bm->start();
     }
+
+    // The history of this profile: every refresh, written off the UI thread.
+    HistoryOptions ho = HistoryOptions::forProfile(title, cfg);
+    if (!historyDir_.isEmpty())
+        ho.path = QDir(historyDir_).filePath(QFileInfo(HistoryOptions::defaultPath(title)).fileName());
+    ho.auditPath = audit_ ? audit_->path() : QString();
+    ho.maxAgeMs = qint64(historyDays) * 24 * 3600 * 1000;
+    ho.maxBytes = qint64(historyMb) * 1024 * 1024;
+    c.recorder = std::make_unique<HistoryRecorder>(ho);
+    if (c.recorder->isOpen()) {
+        connect(c.monitor.get(), &Monitor::refreshed, c.recorder.get(), &HistoryRecorder::record);
+        c.reader = std::make_unique<HistoryReader>(c.recorder->path());
+        // The pool charts scroll back into what was recorded before this start (the last hour:
+        // replaying more would hold up the window).
+        if (c.reader->isOpen()) {
+            const auto range = c.reader->range();
+            if (!range.isEmpty())
+                loadPoolHistory(*c.reader, *w->poolView()->history(), std::max(range.from, range.to - 3600),
+                                range.to);
+        }
+    } else {
+        w->statusBar()->showMessage(tr("History is not recorded: %1").arg(c.recorder->errorString()), 60000);
+    }
+    addTimeline(c);
+    connect(w, &ui::MainWindow::exportBundleRequested, this, [this, w] { askExport(w); });
+    ui::MainWindow* shown = add(std::move(c), title);
+    open_.back().monitor->start();
+    return shown;
+}
+
+ui::MainWindow* Consoles::add(Console c, const QString&)
+{
+    ui::MainWindow* w = c.window.get();
     w->installEventFilter(this);
     connect(w, &ui::MainWindow::profilesRequested, this, [this, w] { chooseAndOpen(w); });
+    connect(w, &ui::MainWindow::openBundleRequested, this, [this, w] { askOpenBundle(w); });
     w->show();
-    c.monitor->start();
     open_.push_back(std::move(c));
     return w;
+}
+
+void Consoles::addTimeline(Console& c)
+{
+    if (!c.reader || !c.reader->isOpen())
+        return;
+    auto* tl = new ui::LeaseTimelineView(c.window.get());
+    tl->setObjectName(QStringLiteral("leaseTimeline"));
+    tl->setReader(c.reader.get());
+    c.window->addPage(tl, tr("Lease history"));
+    // The lease selected on the Leases page is the one whose history is shown.
+    QTableView* table = c.window->leasesView()->table();
+    connect(table->selectionModel(), &QItemSelectionModel::currentRowChanged, tl,
+            [tl, table](const QModelIndex& current) {
+                if (current.isValid())
+                    tl->showLease(table->model()->index(current.row(), LeaseModel::Name).data().toString());
+            });
+}
+
+ui::MainWindow* Consoles::openBundle(const QString& file, QString* error)
+{
+    auto reader = std::make_unique<HistoryReader>(file);
+    if (!reader->isOpen() || reader->range().isEmpty()) {
+        if (error)
+            *error = reader->isOpen() ? tr("%1 holds no recorded refresh").arg(file)
+                                      : tr("cannot open %1: %2").arg(file, reader->errorString());
+        return nullptr;
+    }
+    Console c;
+    c.monitor = Monitor::recorded(reader->recordedConfig(), file);
+    const QString title = tr("%1 (recorded)").arg(QFileInfo(file).fileName());
+    c.window = std::make_unique<ui::MainWindow>(c.monitor.get(), title, audit_);
+    ui::MainWindow* w = c.window.get();
+    auto* bar = new ui::RecordedBar(c.monitor.get(), reader.get(), w);
+    bar->setObjectName(QStringLiteral("recordedBar"));
+    w->setTopBar(bar);
+    loadPoolHistory(*reader, *w->poolView()->history(), reader->range().from, reader->range().to);
+    c.reader = std::move(reader);
+    addTimeline(c);
+    if (auto* tl = w->findChild<ui::LeaseTimelineView*>()) {
+        connect(bar, &ui::RecordedBar::shown, tl, &ui::LeaseTimelineView::highlightTime);
+        connect(tl, &ui::LeaseTimelineView::timeActivated, bar, &ui::RecordedBar::seek);
+    }
+    bar->seek(bar->shownTime()); // redraws the pool page through Monitor::refreshed
+    return add(std::move(c), title);
+}
+
+bool Consoles::exportBundle(int i, const QString& file, double t0, double t1, QString* error)
+{
+    Console& c = open_.at(size_t(i));
+    if (!c.recorder || !c.recorder->isOpen()) {
+        if (error)
+            *error = tr("this console records no history");
+        return false;
+    }
+    c.recorder->flush(); // the last refreshes too
+    return HistoryReader(c.recorder->path()).exportBundle(file, t0, t1, {}, error);
+}
+
+void Consoles::askExport(ui::MainWindow* w)
+{
+    int i = 0;
+    while (i < count() && window(i) != w)
+        ++i;
+    if (i == count() || !open_[size_t(i)].reader)
+        return;
+    const QStringList spans = {tr("Last 15 minutes"), tr("Last hour"), tr("Last 24 hours"), tr("Everything recorded")};
+    bool ok = false;
+    const QString span =
+        QInputDialog::getItem(w, tr("Export incident bundle"), tr("Time range:"), spans, 1, false, &ok);
+    if (!ok)
+        return;
+    const QString file = QFileDialog::getSaveFileName(
+        w, tr("Export incident bundle"),
+        QDir::home().filePath(QStringLiteral("leasewatch-%1.lwbundle")
+                                  .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmm")))),
+        tr("Leasewatch bundles (*.lwbundle);;All files (*)"));
+    if (file.isEmpty())
+        return;
+    const double seconds[] = {15 * 60, 3600, 24 * 3600, 1e12};
+    open_[size_t(i)].recorder->flush();
+    const auto range = open_[size_t(i)].reader->range();
+    const double t1 = range.to;
+    const double t0 = std::max(range.from, t1 - seconds[spans.indexOf(span)]);
+    QString err;
+    if (exportBundle(i, file, t0, t1, &err))
+        w->statusBar()->showMessage(tr("Exported %1").arg(file), 15000);
+    else
+        QMessageBox::warning(w, tr("Export incident bundle"), tr("The bundle was not written: %1").arg(err));
+}
+
+void Consoles::askOpenBundle(ui::MainWindow* w)
+{
+    const QString file = QFileDialog::getOpenFileName(w, tr("Open incident bundle"), QDir::homePath(),
+                                                      tr("Leasewatch bundles (*.lwbundle *.sqlite);;All files (*)"));
+    if (file.isEmpty())
+        return;
+    QString err;
+    if (!openBundle(file, &err))
+        QMessageBox::warning(w, tr("Open incident bundle"), err);
 }
 
 bool Consoles::chooseAndOpen(QWidget* parent)
@@ -102,6 +253,11 @@ ui::Alerts* Consoles::alerts(int i) const
     return open_.at(size_t(i)).alerts.get();
 }
 
+HistoryRecorder* Consoles::recorder(int i) const
+{
+    return open_.at(size_t(i)).recorder.get();
+}
+
 bool Consoles::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() == QEvent::Close)
@@ -119,6 +275,8 @@ void Consoles::closeLater(ui::MainWindow* w)
                 open_.erase(it);
                 c.alerts.reset();
                 c.window.reset();  // the views let go of the models
+                c.reader.reset();
+                c.recorder.reset(); // writes what is queued
                 c.monitor.reset(); // the worker stops, the connection closes
                 return;
             }

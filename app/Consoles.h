@@ -12,6 +12,8 @@
 
 namespace lw {
 class AuditLog;
+class HistoryReader;
+class HistoryRecorder;
 class Monitor;
 namespace ui {
 class MainWindow;
@@ -30,9 +32,17 @@ public:
     ~Consoles() override; // windows first, then their monitors (connections close)
 
     // Opens a window on `cfg` and starts monitoring; returns it.
-    // `bouncerDsn`: an optional PgBouncer admin console, shown on a page of its own.
+    // `bouncerDsn`: an optional PgBouncer admin console, shown on a page of its own. Every refresh
+    // is recorded in the history of the profile named `title` (retention from `historyDays/Mb`).
     ui::MainWindow* open(const PollerConfig& cfg, const QString& title, const ui::AlertConfig& alerts = {},
-                         const QString& bouncerDsn = {});
+                         const QString& bouncerDsn = {}, int historyDays = 7, int historyMb = 200);
+    // An incident bundle (or a history store), offline and read-only, with a "recorded, not live"
+    // banner. Returns nullptr and sets *error when the file cannot be read.
+    ui::MainWindow* openBundle(const QString& file, QString* error = nullptr);
+    // Writes the recorded refreshes of console i in [t0, t1] (server time) as a bundle file.
+    bool exportBundle(int i, const QString& file, double t0, double t1, QString* error = nullptr);
+    // Where histories are kept (default: AppDataLocation/history); tests use a directory of their own.
+    void setHistoryDir(const QString& dir) { historyDir_ = dir; }
     // The same for a stored profile (its alert settings too).
     ui::MainWindow* open(const Profile& p);
     // The profiles dialog; "Open" opens another window. Returns false if cancelled.
@@ -41,6 +51,7 @@ public:
     ui::MainWindow* window(int i) const;
     Monitor* monitor(int i) const;
     ui::Alerts* alerts(int i) const;
+    HistoryRecorder* recorder(int i) const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -51,12 +62,19 @@ private:
         std::unique_ptr<Monitor> monitor;
         std::unique_ptr<ui::MainWindow> window;
         std::unique_ptr<ui::Alerts> alerts;
+        std::unique_ptr<HistoryRecorder> recorder; // live consoles
+        std::unique_ptr<HistoryReader> reader;     // the lease timeline's (the store, or the bundle)
     };
+    ui::MainWindow* add(Console c, const QString& title);
+    void addTimeline(Console& c);
+    void askExport(ui::MainWindow* w);
+    void askOpenBundle(ui::MainWindow* w);
     void closeLater(ui::MainWindow* w);
 
     ProfileStore* profiles_;
     AuditLog* audit_;
     std::vector<Console> open_;
+    QString historyDir_;
 };
 
 } // namespace lw::app

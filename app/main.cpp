@@ -14,6 +14,7 @@
 #include <QTextStream>
 
 #include <QSocketNotifier>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <csignal>
@@ -81,6 +82,7 @@ int main(int argc, char** argv)
     case lw::app::Invocation::Mode::Gui:
     case lw::app::Invocation::Mode::GuiAsk:
     case lw::app::Invocation::Mode::Demo:
+    case lw::app::Invocation::Mode::Bundle:
         break;
     }
 
@@ -131,15 +133,26 @@ int main(int argc, char** argv)
         if (profilesError)
             QMessageBox::warning(nullptr, QStringLiteral("Leasewatch"), *profilesError);
         // Started without a database (e.g. from the desktop menu): choose a profile first.
+        // The demo's history is as throwaway as its cluster.
+        QTemporaryDir demoHistory;
+        if (demo)
+            consoles.setHistoryDir(demoHistory.path());
         if (inv.mode == lw::app::Invocation::Mode::GuiAsk) {
             if (!consoles.chooseAndOpen())
                 return 0;
+        } else if (inv.mode == lw::app::Invocation::Mode::Bundle) {
+            QString bundleError;
+            if (!consoles.openBundle(inv.bundleFile, &bundleError)) {
+                err << "leasewatch: " << bundleError << "\n";
+                return 1;
+            }
         } else {
             consoles.open(cfg, title,
                           inv.profile && inv.mode == lw::app::Invocation::Mode::Gui
                               ? lw::app::alertConfigFor(*inv.profile)
                               : lw::ui::AlertConfig{},
-                          inv.pgbouncerDsn);
+                          inv.pgbouncerDsn, inv.profile ? inv.profile->historyDays : 7,
+                          inv.profile ? inv.profile->historyMb : 200);
         }
         if (inv.quitAfterS > 0)
             QTimer::singleShot(int(inv.quitAfterS * 1000), &app, [&] {

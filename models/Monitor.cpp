@@ -57,6 +57,8 @@ void Monitor::stopWorker()
 
 void Monitor::start()
 {
+    if (recorded_)
+        return; // nothing to poll
     startWorker();
     ticker_->start();
 }
@@ -80,6 +82,12 @@ void Monitor::setIntervalMs(int ms)
 
 void Monitor::reconfigure(PollerConfig cfg)
 {
+    if (recorded_) {
+        cfg_ = std::move(cfg);
+        leases_.setPolicy(leasePolicyFor(cfg_));
+        leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+        return;
+    }
     stopWorker();
     cfg_ = std::move(cfg);
     leases_.setPolicy(leasePolicyFor(cfg_));
@@ -107,6 +115,67 @@ void Monitor::onStatus(const ConnectionStatus& st)
     status_ = st;
     leases_.setLive(st.state == ConnectionStatus::State::Connected && last_.ok);
     Q_EMIT statusChanged(st);
+}
+
+// ---- Recorded data (issue 9) ---------------------------------------------------------------------
+
+Monitor::Monitor(PollerConfig cfg, RecordedTag, QObject* parent)
+    : QObject(parent), cfg_(std::move(cfg)), leases_(this, [] { return kRecordedClockMs; }), locks_(this),
+      blocking_(this), findings_(this), recorded_(true)
+{
+    qRegisterMetaType<lw::Snapshot>();
+    qRegisterMetaType<lw::ConnectionStatus>();
+    leases_.setPolicy(leasePolicyFor(cfg_));
+    leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+}
+
+std::unique_ptr<Monitor> Monitor::recorded(PollerConfig cfg, const QString& source, QObject* parent)
+{
+    std::unique_ptr<Monitor> m(new Monitor(std::move(cfg), RecordedTag{}, parent));
+    m->recordedSource_ = source;
+    return m;
+}
+
+void Monitor::showRecorded(const Snapshot& recordedSnapshot)
+{
+    if (!recorded_)
+        return;
+    Snapshot s = recordedSnapshot;
+    s.generation = generation_;
+    // serverNowEstimate() = serverNow + (clock − received): with both frozen, exactly the recorded now.
+    s.receivedMonotonicMs = kRecordedClockMs;
+    recordedTime_ = s.serverNow;
+    onSnapshot(s);
+    ConnectionStatus st;
+    st.state = s.ok ? ConnectionStatus::State::Connected : ConnectionStatus::State::Disconnected;
+    st.error = s.error;
+    st.since = s.receivedWall;
+    st.server = s.server;
+    onStatus(st);
+}
+
+void Monitor::resetRecorded()
+{
+    if (!recorded_)
+        return;
+    // LeaseModel has no reset: its rows are retired through its own release path (gone, then past
+    // the linger), far beyond any recorded time, so the next snapshot's rows are first sightings
+    // whose take cannot look fresh (taken_at before the previous refresh).
+    Snapshot empty;
+    empty.ok = true;
+    empty.receivedMonotonicMs = kRecordedClockMs;
+    empty.serverNow = 1e15;
+    leases_.applySnapshot(empty);
+    empty.serverNow = 2e15;
+    leases_.applySnapshot(empty);
+    empty.serverNow = 0;
+    empty.analysis = std::make_shared<const Analysis>();
+    locks_.applySnapshot(empty);
+    blocking_.applySnapshot(empty);
+    findings_.setFindings({}, 0);
+    deadlocks_ = DeadlockWindow(deadlocks_.windowSeconds());
+    last_ = Snapshot();
+    recordedTime_ = 0;
 }
 
 } // namespace lw

@@ -10,6 +10,8 @@
 #include <QPointer>
 #include <QThread>
 
+#include <memory>
+
 class QTimer;
 
 namespace lw {
@@ -37,6 +39,19 @@ public:
     // Applies a new configuration: a new worker; results still in flight from the old one are dropped.
     void reconfigure(PollerConfig cfg);
 
+    // ---- Recorded data (issue 9): a Monitor without a poller ------------------------------------
+    // Never connects: showRecorded() hands recorded snapshots to the models through onSnapshot(),
+    // the path of live refreshes. Countdowns are frozen at the recorded instant. `source` names what
+    // is shown (the bundle or store file) for the "recorded, not live" banner. start() does nothing.
+    static std::unique_ptr<Monitor> recorded(PollerConfig cfg, const QString& source, QObject* parent = nullptr);
+    bool isRecorded() const { return recorded_; }
+    QString recordedSource() const { return recordedSource_; }
+    double recordedTime() const { return recordedTime_; } // server time of the snapshot shown, 0 before any
+    void showRecorded(const Snapshot& s);
+    // Forgets what the models inferred from earlier snapshots (TTLs, takeovers, findings' "since"),
+    // before jumping back in time; replay a warm-up stretch before the target afterwards.
+    void resetRecorded();
+
 Q_SIGNALS:
     void refreshed(const lw::Snapshot& s);
     void statusChanged(const lw::ConnectionStatus& st);
@@ -60,6 +75,15 @@ private:
     ConnectionStatus status_;
     QTimer* ticker_ = nullptr;
     bool paused_ = false;
+
+    struct RecordedTag
+    {
+    };
+    Monitor(PollerConfig cfg, RecordedTag, QObject* parent);
+    bool recorded_ = false;
+    QString recordedSource_;
+    double recordedTime_ = 0;
+    static constexpr qint64 kRecordedClockMs = 1; // the frozen monotonic clock of a recorded Monitor
 };
 
 } // namespace lw

@@ -79,6 +79,15 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     profiles->setObjectName(QStringLiteral("profilesAction"));
     profiles->setShortcut(QKeySequence::Open);
     connect(profiles, &QAction::triggered, this, &MainWindow::profilesRequested);
+    auto* exportBundle = fileMenu->addAction(tr("&Export incident bundle…"));
+    exportBundle->setObjectName(QStringLiteral("exportBundleAction"));
+    exportBundle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    exportBundle->setEnabled(!monitor_->isRecorded());
+    connect(exportBundle, &QAction::triggered, this, &MainWindow::exportBundleRequested);
+    auto* openBundle = fileMenu->addAction(tr("Open incident &bundle…"));
+    openBundle->setObjectName(QStringLiteral("openBundleAction"));
+    openBundle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    connect(openBundle, &QAction::triggered, this, &MainWindow::openBundleRequested);
     auto* closeWindow = fileMenu->addAction(tr("&Close window"), this, &QWidget::close);
     closeWindow->setShortcut(QKeySequence::Close);
     fileMenu->addSeparator();
@@ -178,6 +187,27 @@ QString MainWindow::refreshText() const
     return refreshLabel_->text();
 }
 
+PoolView* MainWindow::poolView() const
+{
+    return static_cast<PoolView*>(poolPage_);
+}
+
+void MainWindow::setTopBar(QWidget* bar)
+{
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(bar);
+    layout->addWidget(takeCentralWidget(), 1);
+    setCentralWidget(central);
+}
+
+void MainWindow::addPage(QWidget* page, const QString& title)
+{
+    tabs_->addTab(page, title);
+}
+
 QStringList MainWindow::saveScreenshots(const QString& dir)
 {
     QStringList written;
@@ -205,10 +235,21 @@ void MainWindow::onRefreshed(const Snapshot& s)
     if (s.ok) {
         serverLabel_->setText(tr("PostgreSQL %1 · database %2 · user %3")
                                   .arg(s.server.version, s.server.database, s.server.user));
-        refreshLabel_->setText(tr("last refresh %1 · %2 ms · %3 kB")
-                                   .arg(s.receivedWall.toString(QStringLiteral("HH:mm:ss")))
-                                   .arg(s.clientWaitMs, 0, 'f', 1)
-                                   .arg(double(s.bytesReceived) / 1024.0, 0, 'f', 1));
+        QString text = tr("last refresh %1 · %2 ms · %3 kB")
+                           .arg(s.receivedWall.toString(QStringLiteral("HH:mm:ss")))
+                           .arg(s.clientWaitMs, 0, 'f', 1)
+                           .arg(double(s.bytesReceived) / 1024.0, 0, 'f', 1);
+        // The footprint budget: the interval actually used and the server time it is judged by.
+        if (s.effectiveIntervalMs > 0)
+            text += tr(" · every %1 s, server ≤ %2 ms/refresh")
+                        .arg(s.effectiveIntervalMs / 1000.0, 0, 'f', 1)
+                        .arg(s.serverMs, 0, 'f', 1);
+        if (s.locksEveryN > 1)
+            text += tr(" · pg_locks read every %1 refreshes (%2 rows, %3 s old)")
+                        .arg(s.locksEveryN)
+                        .arg(s.cluster.totalLocks)
+                        .arg(s.locksAgeMs / 1000.0, 0, 'f', 1);
+        refreshLabel_->setText(text);
     }
     updateConnectionLabel();
 }
@@ -242,6 +283,11 @@ void MainWindow::updateConnectionLabel()
         style = QStringLiteral("color: #c62828; font-weight: bold;");
         break;
     }
+    }
+    if (monitor_->isRecorded()) {
+        // Offline: nothing is connected, whatever the recorded refresh said.
+        text = tr("■ recorded, offline");
+        style = QStringLiteral("color: #e65100; font-weight: bold;");
     }
     connLabel_->setText(text);
     connLabel_->setStyleSheet(style);

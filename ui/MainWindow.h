@@ -19,6 +19,7 @@ class LeasesView;
 class LocksView;
 class OverviewView;
 class LeaseActions;
+class PoolView;
 
 class MainWindow : public QMainWindow
 {
@@ -40,9 +41,18 @@ public:
     // Saves one PNG per page (window-<page>.png) into `dir`; returns the files written.
     QStringList saveScreenshots(const QString& dir);
 
+    PoolView* poolView() const;
+    // A bar above the pages (the "recorded, not live" banner of an incident bundle).
+    void setTopBar(QWidget* bar);
+    // Adds a page after the built-in ones.
+    void addPage(QWidget* page, const QString& title);
+
 Q_SIGNALS:
     // File > Profiles…: the application shows the profiles and opens another window.
     void profilesRequested();
+    // File > Export incident bundle… / Open incident bundle…: handled by the application.
+    void exportBundleRequested();
+    void openBundleRequested();
 
 private:
     void onRefreshed(const Snapshot& s);

@@ -1,1 +1,3 @@
-# history (filled in by its issue's work)
+# Refresh history (issue 9): a lease's recorded timeline and the "recorded, not live" bar.
+target_sources(leasewatch_ui PRIVATE history/LeaseTimelineView.h history/LeaseTimelineView.cpp
+               history/RecordedBar.h history/RecordedBar.cpp)

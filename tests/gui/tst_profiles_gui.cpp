@@ -113,6 +113,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         ProfileStore store(dir.path() + "/profiles.json");
         app::Consoles consoles(&store, nullptr);
+        QTemporaryDir historyDir;
+        consoles.setHistoryDir(historyDir.path());
         auto open = [&](const test::TestDatabase& db) {
             Profile p;
             p.name = db.name();

@@ -9,6 +9,7 @@
 #include "pgbouncer/PgBouncerPoolModel.h"
 
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace lw;
@@ -23,6 +24,8 @@ private Q_SLOTS:
         test::BouncerProcess bouncer;
         ProfileStore store(QDir::tempPath() + "/lw-unused-profiles.json");
         app::Consoles consoles(&store, nullptr);
+        QTemporaryDir historyDir;
+        consoles.setHistoryDir(historyDir.path());
         Profile with;
         with.name = "with";
         with.dsn = db.dsn();

@@ -1,0 +1,88 @@
+#pragma once
+// The on-disk form of the refresh history (issue 9), shared by the writer, the reader and incident
+// bundles (a bundle is a store cut to a time range, plus metadata): the SQLite schema, the compact
+// blob of a refresh's non-lease parts, and small helpers. No Qt Widgets.
+//
+// Leases are stored as changes: one self-contained row (holder, taken_at, expires_at, state) per
+// lease and refresh in which something about it changed, so the lease set at any refresh is "the
+// latest row of each lease up to that refresh, unless it says released". Pool groups are stored the
+// same way; the cluster sample, one row per refresh; the rest of a refresh (sessions, advisory
+// locks, cluster and server info) as one qCompress'ed QDataStream blob, written only when its bytes
+// differ from the previous refresh's.
+#include "domain/Analysis.h"
+#include "domain/LeaseState.h"
+#include "domain/Snapshot.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <optional>
+
+namespace lw::history {
+
+constexpr int kSchemaVersion = 1;
+
+// What a lease change row says happened at its refresh.
+enum class ChangeKind {
+    Seen = 0,     // first sighting by the recorder: the row existed before, its history is unknown
+    Take = 1,     // the row appeared, or changed holder before it had expired
+    TakeOver = 2, // another holder took it after it had expired
+    Renew = 3,    // same holder, expires_at moved later
+    State = 4,    // only the state the console shows changed (held → renewal overdue → stale …)
+    Release = 5,  // the row disappeared
+    Modify = 6,   // same holder, another change (expiry moved earlier: a forced expiry; taken_at moved)
+};
+QString changeKindKey(ChangeKind k); // "take_over"
+
+enum class BlobKind { State = 1, KeyNames = 2 };
+
+// Creates every table and index if missing (idempotent); false with `error` set on failure.
+bool createSchema(QSqlDatabase& db, QString* error);
+// WAL, synchronous=NORMAL, incremental auto-vacuum (set before the first table exists), busy timeout.
+bool configureWriter(QSqlDatabase& db, QString* error);
+
+// A uniquely named QSqlDatabase connection on the calling thread, closed and removed on destruction.
+class Connection
+{
+public:
+    // readOnly: QSQLITE_OPEN_READONLY (a reader never writes, even by accident).
+    Connection(const QString& path, bool readOnly, const QString& tag);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+    bool isOpen() const { return open_; }
+    QString errorString() const { return error_; }
+    QSqlDatabase db() const;
+    QString name() const { return name_; }
+
+private:
+    QString name_;
+    QString error_;
+    bool open_ = false;
+};
+
+// The non-lease parts of a refresh (ok flag, error, server, cluster, sessions, advisory locks, leases
+// error), compressed. serverNow, the wall time and keyNames are stored beside it.
+QByteArray encodeState(const Snapshot& s);
+bool decodeState(const QByteArray& blob, Snapshot& into);
+QByteArray encodeKeyNames(const KeyNames& names);
+std::optional<KeyNames> decodeKeyNames(const QByteArray& blob);
+
+// The recorded profile's analysis configuration and lease policy, so replays judge as live did.
+QJsonObject analysisConfigToJson(const AnalysisConfig& c);
+AnalysisConfig analysisConfigFromJson(const QJsonObject& o);
+QJsonObject leasePolicyToJson(const LeasePolicy& p, bool writerUsesAppClock);
+LeasePolicy leasePolicyFromJson(const QJsonObject& o, bool* writerUsesAppClock = nullptr);
+
+// A conninfo string or URI without its password (for bundle metadata); "" stays "".
+QString dsnWithoutPassword(const QString& dsn);
+// "prod/app:1" → "prod_app_1": safe as a file name on every platform.
+QString profileFileName(const QString& profile);
+
+// Nullable REAL/TEXT binding helpers.
+QVariant nullableReal(const std::optional<double>& v);
+std::optional<double> optionalReal(const QVariant& v);
+
+} // namespace lw::history

@@ -1,0 +1,738 @@
+#include "HistoryWriter.h"
+
+#include "AuditLog.h"
+#include "HistoryFormat.h"
+#include "Poller.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+
+namespace lw {
+
+using namespace history;
+
+namespace {
+constexpr std::array<GroupBy, 4> kGroupings = {GroupBy::ClientInstance, GroupBy::ApplicationName,
+                                               GroupBy::User, GroupBy::Database};
+
+QString groupSlot(GroupBy by, const QString& key)
+{
+    return QString::number(int(by)) + QChar(0x1f) + key;
+}
+
+std::array<int, 5> countsOf(const PoolGroup& g)
+{
+    return {g.active, g.idle, g.idleInTransaction, g.waitingOnLock, g.idleHoldingAdvisory};
+}
+
+QVariant nullableText(const std::optional<QString>& v)
+{
+    return v ? QVariant(*v) : QVariant(QMetaType(QMetaType::QString));
+}
+} // namespace
+
+QString HistoryOptions::defaultPath(const QString& profile)
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/history/") +
+           profileFileName(profile) + QStringLiteral(".sqlite");
+}
+
+HistoryOptions HistoryOptions::forProfile(const QString& profile, const PollerConfig& cfg)
+{
+    HistoryOptions o;
+    o.profile = profile;
+    o.sourceDsn = cfg.connect.dsn;
+    o.auditPath = AuditLog::defaultPath();
+    o.leasePolicy = leasePolicyFor(cfg);
+    o.writerUsesAppClock = cfg.leases.writerUsesAppClock;
+    o.analysis = cfg.analysis;
+    return o;
+}
+
+// ---- HistoryWriter ------------------------------------------------------------------------------
+
+HistoryWriter::HistoryWriter(HistoryOptions o)
+    : opts_(std::move(o)), leases_(nullptr, [this] { return clockMs_; }),
+      pool_(nullptr, 2, 1) // only the latest counts and the deadlock window are read
+{
+    if (opts_.path.isEmpty())
+        opts_.path = HistoryOptions::defaultPath(opts_.profile);
+    if (!opts_.wallClockMs)
+        opts_.wallClockMs = [] { return QDateTime::currentMSecsSinceEpoch(); };
+    leases_.setPolicy(opts_.leasePolicy);
+    leases_.setWriterUsesAppClock(opts_.writerUsesAppClock);
+    pool_.setAnalysisConfig(opts_.analysis);
+
+    QDir().mkpath(QFileInfo(opts_.path).absolutePath());
+    conn_ = std::make_unique<Connection>(opts_.path, false, QStringLiteral("writer"));
+    if (!conn_->isOpen()) {
+        error_ = conn_->errorString();
+        return;
+    }
+    QSqlDatabase db = conn_->db();
+    if (!configureWriter(db, &error_) || !createSchema(db, &error_))
+        return;
+    QSqlQuery q(db);
+    auto setMeta = [&](const QString& k, const QString& v) {
+        q.prepare(QStringLiteral("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"));
+        q.addBindValue(k);
+        q.addBindValue(v);
+        q.exec();
+    };
+    setMeta(QStringLiteral("kind"), QStringLiteral("store"));
+    setMeta(QStringLiteral("profile"), opts_.profile);
+    setMeta(QStringLiteral("source_dsn"), dsnWithoutPassword(opts_.sourceDsn));
+    setMeta(QStringLiteral("leasewatch_version"), QStringLiteral(LEASEWATCH_VERSION));
+    setMeta(QStringLiteral("analysis_config"),
+            QString::fromUtf8(QJsonDocument(analysisConfigToJson(opts_.analysis)).toJson(QJsonDocument::Compact)));
+    setMeta(QStringLiteral("lease_policy"),
+            QString::fromUtf8(QJsonDocument(leasePolicyToJson(opts_.leasePolicy, opts_.writerUsesAppClock))
+                                  .toJson(QJsonDocument::Compact)));
+    loadState();
+    open_ = error_.isEmpty();
+}
+
+HistoryWriter::~HistoryWriter()
+{
+    audit_.reset();
+    conn_.reset();
+}
+
+qint64 HistoryWriter::nowMs() const
+{
+    return opts_.wallClockMs();
+}
+
+bool HistoryWriter::fail(const QString& what)
+{
+    error_ = what;
+    ++stats_.writeErrors;
+    qWarning("leasewatch history: %s", qPrintable(what));
+    return false;
+}
+
+// After a restart: what the store already says, so that a lease unchanged across the restart costs
+// nothing; findings still open are closed at the last recorded refresh (the gap is not vouched for).
+void HistoryWriter::loadState()
+{
+    QSqlDatabase db = conn_->db();
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.exec(QStringLiteral("SELECT coalesce(max(id), 0) FROM refresh"));
+    if (q.next())
+        lastRefreshId_ = q.value(0).toLongLong();
+    q.exec(QStringLiteral("SELECT id, key FROM lease"));
+    while (q.next())
+        leaseIds_.insert(q.value(1).toString(), q.value(0).toLongLong());
+    q.exec(QStringLiteral(
+        "SELECT l.key, c.kind, c.holder, c.taken_at, c.expires_at, c.state, l.id FROM lease l JOIN lease_change c "
+        "ON c.id = (SELECT max(x.id) FROM lease_change x WHERE x.lease_id = l.id)"));
+    while (q.next()) {
+        if (ChangeKind(q.value(1).toInt()) == ChangeKind::Release)
+            continue;
+        LastLease l;
+        l.leaseId = q.value(6).toLongLong();
+        if (!q.value(2).isNull())
+            l.holder = q.value(2).toString();
+        l.takenAt = optionalReal(q.value(3));
+        l.expiresAt = optionalReal(q.value(4));
+        l.state = q.value(5).toInt();
+        lastLeases_.insert(q.value(0).toString(), l);
+    }
+    q.exec(QStringLiteral(
+        "SELECT g.grouping, g.key, g.id, s.active, s.idle, s.idle_in_transaction, s.waiting_on_lock, "
+        "s.idle_holding_advisory FROM pool_group g JOIN group_sample s ON s.id = (SELECT max(x.id) FROM "
+        "group_sample x WHERE x.group_id = g.id)"));
+    while (q.next()) {
+        LastGroup g;
+        g.groupId = q.value(2).toLongLong();
+        for (int i = 0; i < 5; ++i)
+            g.counts[size_t(i)] = q.value(3 + i).toInt();
+        lastGroups_.insert(groupSlot(GroupBy(q.value(0).toInt()), q.value(1).toString()), g);
+    }
+    // Group ids of groups without samples yet.
+    q.exec(QStringLiteral("SELECT grouping, key, id FROM pool_group"));
+    while (q.next()) {
+        const QString slot = groupSlot(GroupBy(q.value(0).toInt()), q.value(1).toString());
+        if (!lastGroups_.contains(slot)) {
+            LastGroup g;
+            g.groupId = q.value(2).toLongLong();
+            lastGroups_.insert(slot, g);
+        }
+    }
+    q.exec(QStringLiteral("SELECT id, data FROM blob WHERE kind = %1 ORDER BY id DESC LIMIT 1")
+               .arg(int(BlobKind::State)));
+    if (q.next()) {
+        lastStateBlob_ = q.value(0).toLongLong();
+        lastStateBytes_ = q.value(1).toByteArray();
+    }
+    q.exec(QStringLiteral("SELECT id, data FROM blob WHERE kind = %1 ORDER BY id DESC LIMIT 1")
+               .arg(int(BlobKind::KeyNames)));
+    if (q.next()) {
+        if (auto names = decodeKeyNames(q.value(1).toByteArray())) {
+            keyNamesBlob_ = q.value(0).toLongLong();
+            lastKeyNames_ = *names;
+        }
+    }
+    q.exec(QStringLiteral("SELECT coalesce(max(id), 0) FROM audit"));
+    if (q.next())
+        auditMaxId_ = q.value(0).toLongLong();
+    q.exec(QStringLiteral("SELECT id FROM audit WHERE outcome_key = 'pending'"));
+    while (q.next())
+        auditPending_.insert(q.value(0).toLongLong());
+    if (lastRefreshId_ > 0) {
+        QSqlQuery u(db);
+        u.prepare(QStringLiteral("UPDATE finding SET gone_refresh = ?, gone_at = (SELECT at FROM refresh WHERE "
+                                 "id = ?) WHERE gone_refresh IS NULL"));
+        u.addBindValue(lastRefreshId_);
+        u.addBindValue(lastRefreshId_);
+        u.exec();
+    }
+}
+
+qint64 HistoryWriter::leaseId(const QString& key, const QString& name)
+{
+    if (const auto it = leaseIds_.constFind(key); it != leaseIds_.constEnd())
+        return *it;
+    QSqlQuery q(conn_->db());
+    q.prepare(QStringLiteral("INSERT INTO lease (key, name) VALUES (?, ?)"));
+    q.addBindValue(key);
+    q.addBindValue(name);
+    if (!q.exec())
+        return 0;
+    const qint64 id = q.lastInsertId().toLongLong();
+    leaseIds_.insert(key, id);
+    return id;
+}
+
+qint64 HistoryWriter::groupId(GroupBy by, const PoolGroup& g)
+{
+    const QString slot = groupSlot(by, g.key);
+    if (const auto it = lastGroups_.constFind(slot); it != lastGroups_.constEnd())
+        return it->groupId;
+    QSqlQuery q(conn_->db());
+    q.prepare(QStringLiteral("INSERT INTO pool_group (grouping, key, application_name, client_addr) "
+                             "VALUES (?, ?, ?, ?)"));
+    q.addBindValue(int(by));
+    q.addBindValue(g.key);
+    q.addBindValue(g.applicationName);
+    q.addBindValue(g.clientAddr);
+    if (!q.exec())
+        return 0;
+    LastGroup lg;
+    lg.groupId = q.lastInsertId().toLongLong();
+    lastGroups_.insert(slot, lg);
+    return lg.groupId;
+}
+
+bool HistoryWriter::write(const Snapshot& s)
+{
+    if (!open_)
+        return false;
+    QSqlDatabase db = conn_->db();
+    if (!db.transaction())
+        return fail(db.lastError().text());
+    // Snapshot-derived caches (last lease values, blobs) are only committed to memory with the
+    // transaction; on failure they are rebuilt from the store.
+    const bool ok = writeRefresh(s);
+    if (!ok || !db.commit()) {
+        const QString why = ok ? db.lastError().text() : error_;
+        db.rollback();
+        leaseIds_.clear();
+        lastLeases_.clear();
+        lastGroups_.clear();
+        openFindings_.clear();
+        lastStateBytes_.clear();
+        lastStateBlob_ = keyNamesBlob_ = 0;
+        lastKeyNamesPtr_.reset();
+        lastKeyNames_.clear();
+        auditPending_.clear();
+        loadState();
+        return fail(why);
+    }
+    ++stats_.refreshes;
+    retentionStep();
+    return true;
+}
+
+bool HistoryWriter::writeRefresh(const Snapshot& s)
+{
+    QSqlDatabase db = conn_->db();
+    QSqlQuery q(db);
+    QVariant stateBlob(QMetaType(QMetaType::LongLong));
+    if (s.ok) {
+        const QByteArray bytes = encodeState(s);
+        if (bytes != lastStateBytes_ || lastStateBlob_ == 0) {
+            q.prepare(QStringLiteral("INSERT INTO blob (kind, data) VALUES (?, ?)"));
+            q.addBindValue(int(BlobKind::State));
+            q.addBindValue(bytes);
+            if (!q.exec())
+                return fail(q.lastError().text());
+            lastStateBlob_ = q.lastInsertId().toLongLong();
+            lastStateBytes_ = bytes;
+            ++stats_.stateBlobs;
+        }
+        stateBlob = lastStateBlob_;
+        // keyNames is shared and rebuilt only when the poller learns new names: compare the pointer
+        // first, the contents only when it moved.
+        if (s.keyNames && s.keyNames != lastKeyNamesPtr_) {
+            lastKeyNamesPtr_ = s.keyNames;
+            if (*s.keyNames != lastKeyNames_ || keyNamesBlob_ == 0) {
+                q.prepare(QStringLiteral("INSERT INTO blob (kind, data) VALUES (?, ?)"));
+                q.addBindValue(int(BlobKind::KeyNames));
+                q.addBindValue(encodeKeyNames(*s.keyNames));
+                if (!q.exec())
+                    return fail(q.lastError().text());
+                keyNamesBlob_ = q.lastInsertId().toLongLong();
+                lastKeyNames_ = *s.keyNames;
+            }
+        }
+    }
+    const qint64 wall = s.receivedWall.isValid() ? s.receivedWall.toMSecsSinceEpoch() : nowMs();
+    q.prepare(QStringLiteral(
+        "INSERT INTO refresh (at, wall_ms, ok, state_blob, keynames_blob, error) VALUES (?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(s.serverNow);
+    q.addBindValue(wall);
+    q.addBindValue(s.ok ? 1 : 0);
+    q.addBindValue(stateBlob);
+    q.addBindValue(keyNamesBlob_ ? QVariant(keyNamesBlob_) : QVariant(QMetaType(QMetaType::LongLong)));
+    q.addBindValue(s.ok ? QString() : s.error.toDisplayString());
+    if (!q.exec())
+        return fail(q.lastError().text());
+    const qint64 refreshId = q.lastInsertId().toLongLong();
+    lastRefreshId_ = refreshId;
+    if (s.ok) {
+        clockMs_ = s.receivedMonotonicMs ? s.receivedMonotonicMs : 1;
+        if (!s.leasesError && !recordLeases(s, refreshId))
+            return false;
+        if (!recordPool(s, refreshId) || !recordFindings(s, refreshId))
+            return false;
+    }
+    return copyAudit();
+}
+
+bool HistoryWriter::recordLeases(const Snapshot& s, qint64 refreshId)
+{
+    // The same model the window uses judges the state (TTL inference, overdue, stale, taken over).
+    Snapshot forModel = s;
+    forModel.receivedMonotonicMs = clockMs_;
+    // Every row compared: a refresh skipped on the way here must not break a chain of deltas.
+    forModel.leaseDelta.reset();
+    leases_.applySnapshot(forModel);
+
+    QSqlQuery q(conn_->db());
+    q.prepare(QStringLiteral("INSERT INTO lease_change (refresh_id, at, lease_id, kind, holder, taken_at, "
+                             "expires_at, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    auto insert = [&](qint64 lid, ChangeKind kind, const LastLease& v) {
+        q.addBindValue(refreshId);
+        q.addBindValue(s.serverNow);
+        q.addBindValue(lid);
+        q.addBindValue(int(kind));
+        q.addBindValue(nullableText(v.holder));
+        q.addBindValue(nullableReal(v.takenAt));
+        q.addBindValue(nullableReal(v.expiresAt));
+        q.addBindValue(v.state);
+        ++stats_.leaseRows;
+        return q.exec();
+    };
+
+    QSet<QString> present;
+    present.reserve(leases_.rowCount());
+    for (int i = 0; i < leases_.rowCount(); ++i) {
+        const LeaseModel::Entry& e = leases_.entry(i);
+        if (e.track.releasedAt)
+            continue; // gone from the table: recorded below as a release
+        present.insert(e.key);
+        LastLease cur;
+        cur.holder = e.track.row.holder;
+        cur.takenAt = e.track.row.takenAt;
+        cur.expiresAt = e.track.row.expiresAt;
+        cur.state = int(leases_.stateAt(i));
+        auto it = lastLeases_.find(e.key);
+        ChangeKind kind;
+        if (it == lastLeases_.end()) {
+            kind = leasesSeen_ ? ChangeKind::Take : ChangeKind::Seen;
+            cur.leaseId = leaseId(e.key, e.track.row.name);
+            if (!cur.leaseId)
+                return fail(QStringLiteral("cannot intern lease %1").arg(e.key));
+        } else {
+            const LastLease& old = *it;
+            cur.leaseId = old.leaseId;
+            if (cur.holder != old.holder) {
+                // The rule of observeLease(): a take not earlier than the old expiry is a takeover.
+                const bool takeover = !old.expiresAt || !cur.takenAt || *cur.takenAt >= *old.expiresAt;
+                kind = takeover ? ChangeKind::TakeOver : ChangeKind::Take;
+            } else if (cur.takenAt == old.takenAt && cur.expiresAt && old.expiresAt &&
+                       *cur.expiresAt > *old.expiresAt + 1e-6) {
+                kind = ChangeKind::Renew;
+            } else if (cur.takenAt != old.takenAt || cur.expiresAt != old.expiresAt) {
+                kind = ChangeKind::Modify;
+            } else if (cur.state != old.state) {
+                kind = ChangeKind::State;
+            } else {
+                continue; // unchanged: costs nothing
+            }
+        }
+        if (!insert(cur.leaseId, kind, cur))
+            return fail(q.lastError().text());
+        lastLeases_.insert(e.key, cur);
+    }
+    for (auto it = lastLeases_.begin(); it != lastLeases_.end();) {
+        if (present.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        LastLease gone = *it;
+        gone.state = int(LeaseState::Released);
+        if (!insert(gone.leaseId, ChangeKind::Release, gone))
+            return fail(q.lastError().text());
+        it = lastLeases_.erase(it);
+    }
+    leasesSeen_ = true;
+    return true;
+}
+
+bool HistoryWriter::recordPool(const Snapshot& s, qint64 refreshId)
+{
+    pool_.setAnalysisConfig(opts_.analysis);
+    pool_.add(s);
+    const auto c = pool_.lastCluster();
+    if (!c || c->t != s.serverNow)
+        return true; // PoolHistory skipped it (the server clock stepped back): a gap, as live
+    QSqlQuery q(conn_->db());
+    q.prepare(QStringLiteral(
+        "INSERT INTO cluster_sample (refresh_id, at, connections, connection_budget, lock_table_entries, "
+        "lock_table_capacity, advisory_locks, waiting_on_lock, deadlocks, deadlocks_last_minute, counter_reset) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(refreshId);
+    q.addBindValue(c->t);
+    q.addBindValue(c->connections);
+    q.addBindValue(c->connectionBudget);
+    q.addBindValue(c->lockTableEntries);
+    q.addBindValue(c->lockTableCapacity);
+    q.addBindValue(c->advisoryLocks);
+    q.addBindValue(c->waitingOnLock);
+    q.addBindValue(s.cluster.deadlocks);
+    q.addBindValue(c->deadlocksLastMinute);
+    q.addBindValue(c->counterReset ? 1 : 0);
+    if (!q.exec())
+        return fail(q.lastError().text());
+
+    QSqlQuery g(conn_->db());
+    g.prepare(QStringLiteral("INSERT INTO group_sample (refresh_id, at, group_id, active, idle, "
+                             "idle_in_transaction, waiting_on_lock, idle_holding_advisory) VALUES (?, ?, ?, ?, "
+                             "?, ?, ?, ?)"));
+    auto insert = [&](qint64 gid, const std::array<int, 5>& n) {
+        g.addBindValue(refreshId);
+        g.addBindValue(s.serverNow);
+        g.addBindValue(gid);
+        for (int v : n)
+            g.addBindValue(v);
+        ++stats_.groupRows;
+        return g.exec();
+    };
+    const GroupBy shown = pool_.groupBy();
+    QSet<QString> fed;
+    for (GroupBy by : kGroupings) {
+        pool_.setGroupBy(by);
+        for (const QString& key : pool_.groupKeys()) {
+            const PoolHistory::GroupTrack* tr = pool_.group(by, key);
+            const std::array<int, 5> n = countsOf(tr->current);
+            const QString slot = groupSlot(by, key);
+            fed.insert(slot);
+            const qint64 gid = groupId(by, tr->current);
+            if (!gid)
+                return fail(QStringLiteral("cannot intern group %1").arg(key));
+            LastGroup& last = lastGroups_[slot];
+            if (last.counts == n)
+                continue;
+            if (!insert(gid, n))
+                return fail(g.lastError().text());
+            last.counts = n;
+        }
+    }
+    pool_.setGroupBy(shown);
+    // Groups PoolHistory forgot: their last counts drop to zero.
+    for (auto it = lastGroups_.begin(); it != lastGroups_.end(); ++it) {
+        if (fed.contains(it.key()) || it->counts == std::array<int, 5>{})
+            continue;
+        if (!insert(it->groupId, {}))
+            return fail(g.lastError().text());
+        it->counts = {};
+    }
+    return true;
+}
+
+bool HistoryWriter::recordFindings(const Snapshot& s, qint64 refreshId)
+{
+    deadlocks_.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
+    const std::vector<Finding> findings = collectFindings(s, leases_, &deadlocks_);
+    QSqlQuery q(conn_->db());
+    QSet<QString> now;
+    for (const Finding& f : findings) {
+        if (now.contains(f.id))
+            continue;
+        now.insert(f.id);
+        if (openFindings_.contains(f.id))
+            continue;
+        q.prepare(QStringLiteral("INSERT INTO finding (finding_id, kind, severity, title, subject, explanation, "
+                                 "fix, appeared_refresh, appeared_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        q.addBindValue(f.id);
+        q.addBindValue(findingKindKey(f.kind));
+        q.addBindValue(f.severity);
+        q.addBindValue(f.title);
+        q.addBindValue(f.subject);
+        q.addBindValue(f.explanation);
+        q.addBindValue(f.fix);
+        q.addBindValue(refreshId);
+        q.addBindValue(s.serverNow);
+        if (!q.exec())
+            return fail(q.lastError().text());
+        openFindings_.insert(f.id, q.lastInsertId().toLongLong());
+    }
+    for (auto it = openFindings_.begin(); it != openFindings_.end();) {
+        if (now.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        q.prepare(QStringLiteral("UPDATE finding SET gone_refresh = ?, gone_at = ? WHERE id = ?"));
+        q.addBindValue(refreshId);
+        q.addBindValue(s.serverNow);
+        q.addBindValue(*it);
+        if (!q.exec())
+            return fail(q.lastError().text());
+        it = openFindings_.erase(it);
+    }
+    return true;
+}
+
+// New operator actions (and outcomes of pending ones) from the AuditLog file, read through a
+// read-only connection of the writer's own: the audit itself is never touched.
+bool HistoryWriter::copyAudit()
+{
+    if (opts_.auditPath.isEmpty())
+        return true;
+    if (!audit_) {
+        if (!QFileInfo::exists(opts_.auditPath))
+            return true; // no operator action yet
+        audit_ = std::make_unique<Connection>(opts_.auditPath, true, QStringLiteral("audit"));
+    }
+    if (!audit_->isOpen()) {
+        audit_.reset();
+        return true;
+    }
+    QSqlQuery src(audit_->db());
+    src.setForwardOnly(true);
+    QStringList pending;
+    for (qint64 id : std::as_const(auditPending_))
+        pending << QString::number(id);
+    const QString sql = QStringLiteral("SELECT id, at, os_user, os_host, db_role, database, action, target, "
+                                       "before, after, outcome, outcome_key FROM audit WHERE id > %1%2")
+                            .arg(auditMaxId_)
+                            .arg(pending.isEmpty() ? QString()
+                                                   : QStringLiteral(" OR id IN (%1)").arg(pending.join(',')));
+    if (!src.exec(sql))
+        return true; // no audit table yet (an AuditLog that failed to open): nothing to copy
+    QSqlQuery dst(conn_->db());
+    while (src.next()) {
+        dst.prepare(QStringLiteral("INSERT OR REPLACE INTO audit (id, at, os_user, os_host, db_role, database, "
+                                   "action, target, before, after, outcome, outcome_key) VALUES "
+                                   "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        for (int i = 0; i < 12; ++i)
+            dst.addBindValue(src.value(i));
+        if (!dst.exec())
+            return fail(dst.lastError().text());
+        const qint64 id = src.value(0).toLongLong();
+        auditMaxId_ = std::max(auditMaxId_, id);
+        if (src.value(11).toString() == QLatin1String("pending"))
+            auditPending_.insert(id);
+        else
+            auditPending_.remove(id);
+    }
+    return true;
+}
+
+qint64 HistoryWriter::usedBytes() const
+{
+    QSqlQuery q(conn_->db());
+    auto pragma = [&](const char* p) {
+        return q.exec(QString::fromLatin1(p)) && q.next() ? q.value(0).toLongLong() : 0;
+    };
+    const qint64 pages = pragma("PRAGMA page_count");
+    const qint64 freePages = pragma("PRAGMA freelist_count");
+    return (pages - freePages) * pragma("PRAGMA page_size");
+}
+
+bool HistoryWriter::retentionStep()
+{
+    if (!open_)
+        return false;
+    QSqlDatabase db = conn_->db();
+    QSqlQuery q(db);
+    auto scalar = [&](const QString& sql, qint64 def = 0) {
+        return q.exec(sql) && q.next() && !q.value(0).isNull() ? q.value(0).toLongLong() : def;
+    };
+    const qint64 oldest = scalar(QStringLiteral("SELECT min(id) FROM refresh"));
+    if (!oldest || lastRefreshId_ <= oldest)
+        return false;
+    // Age: the first refresh young enough; everything before it goes (the newest always stays).
+    const qint64 ageLimit = nowMs() - opts_.maxAgeMs;
+    qint64 cut = scalar(QStringLiteral("SELECT min(id) FROM refresh WHERE wall_ms >= %1").arg(ageLimit),
+                        lastRefreshId_);
+    // Size: measured (two cheap pragmas) every few steps while under the bound, after every
+    // completed cut above it. Over the bound, the oldest ~1 % of the refreshes go, and the next cut
+    // waits until every table has caught up with this one (lease rows may dominate the size).
+    if (!retentionPending_ && (sizeOver_ || ++sinceSizeCheck_ >= 20)) {
+        sinceSizeCheck_ = 0;
+        sizeOver_ = usedBytes() > opts_.maxBytes;
+        if (sizeOver_)
+            sizeCut_ = std::max(sizeCut_, oldest + std::max<qint64>(10, (lastRefreshId_ - oldest) / 100));
+    }
+    cut = std::min(std::max(cut, sizeCut_), lastRefreshId_);
+    const QString wallCut = QDateTime::fromMSecsSinceEpoch(ageLimit, Qt::UTC).toString(Qt::ISODateWithMs);
+    if (cut <= oldest && !retentionPending_) {
+        // Nothing of the refreshes to drop; old audit copies may still go.
+        q.prepare(QStringLiteral("DELETE FROM audit WHERE id IN (SELECT id FROM audit WHERE at < ? LIMIT %1)")
+                      .arg(opts_.retentionBatchRows));
+        q.addBindValue(wallCut);
+        q.exec();
+        return false;
+    }
+    const int n = opts_.retentionBatchRows;
+    const QString c = QString::number(cut);
+    // Change tables keep, per subject, the latest row before the cut (unless it says "gone"): the
+    // state at the cut must stay reconstructible.
+    const QStringList deletes = {
+        QStringLiteral("DELETE FROM lease_change WHERE id IN (SELECT c.id FROM lease_change c WHERE c.refresh_id < "
+                       "%1 AND (c.kind = %2 OR EXISTS (SELECT 1 FROM lease_change n WHERE n.lease_id = "
+                       "c.lease_id AND n.id > c.id AND n.refresh_id < %1)) ORDER BY c.refresh_id LIMIT %3)")
+            .arg(c)
+            .arg(int(ChangeKind::Release))
+            .arg(n),
+        QStringLiteral(
+            "DELETE FROM group_sample WHERE id IN (SELECT s.id FROM group_sample s WHERE s.refresh_id < %1 AND "
+            "((s.active + s.idle + s.idle_in_transaction + s.waiting_on_lock + s.idle_holding_advisory) = 0 OR "
+            "EXISTS (SELECT 1 FROM group_sample n WHERE n.group_id = s.group_id AND n.id > s.id AND "
+            "n.refresh_id < %1)) ORDER BY s.refresh_id LIMIT %2)")
+            .arg(c)
+            .arg(n),
+        QStringLiteral("DELETE FROM cluster_sample WHERE refresh_id IN (SELECT refresh_id FROM cluster_sample "
+                       "WHERE refresh_id < %1 ORDER BY refresh_id LIMIT %2)")
+            .arg(c)
+            .arg(n),
+        QStringLiteral("DELETE FROM finding WHERE id IN (SELECT id FROM finding WHERE gone_refresh < %1 "
+                       "LIMIT %2)")
+            .arg(c)
+            .arg(n),
+        QStringLiteral("DELETE FROM refresh WHERE id IN (SELECT id FROM refresh WHERE id < %1 ORDER BY id "
+                       "LIMIT %2)")
+            .arg(c)
+            .arg(n),
+        // Blobs are referenced in id order: whatever is older than the oldest refresh's is unused.
+        QStringLiteral("DELETE FROM blob WHERE id IN (SELECT id FROM blob WHERE kind = %1 AND id < (SELECT "
+                       "state_blob FROM refresh WHERE state_blob IS NOT NULL ORDER BY id LIMIT 1) LIMIT %2)")
+            .arg(int(BlobKind::State))
+            .arg(n),
+        QStringLiteral("DELETE FROM blob WHERE id IN (SELECT id FROM blob WHERE kind = %1 AND id < (SELECT "
+                       "keynames_blob FROM refresh WHERE keynames_blob IS NOT NULL ORDER BY id LIMIT 1) "
+                       "LIMIT %2)")
+            .arg(int(BlobKind::KeyNames))
+            .arg(n),
+    };
+    if (!db.transaction())
+        return false;
+    bool more = false;
+    for (const QString& sql : deletes) {
+        if (!q.exec(sql)) {
+            db.rollback();
+            fail(q.lastError().text());
+            return false;
+        }
+        const int deleted = q.numRowsAffected();
+        stats_.deletedRows += deleted;
+        more = more || deleted >= n;
+    }
+    q.prepare(QStringLiteral("DELETE FROM audit WHERE id IN (SELECT id FROM audit WHERE at < ? LIMIT %1)").arg(n));
+    q.addBindValue(wallCut);
+    q.exec();
+    if (!db.commit()) {
+        db.rollback();
+        return false;
+    }
+    retentionPending_ = more;
+    // Hand freed pages back to the file system a little at a time.
+    q.exec(QStringLiteral("PRAGMA incremental_vacuum(256)"));
+    while (q.next()) {
+    }
+    return more;
+}
+
+// ---- HistoryRecorder ----------------------------------------------------------------------------
+
+HistoryRecorder::HistoryRecorder(HistoryOptions o, QObject* parent) : QObject(parent), maxQueued_(o.maxQueued)
+{
+    qRegisterMetaType<lw::Snapshot>();
+    thread_.setObjectName(QStringLiteral("leasewatch-history"));
+    worker_ = new QObject;
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    thread_.start(QThread::LowPriority);
+    // The writer and its connection are created on the writer thread and only used there.
+    QMetaObject::invokeMethod(
+        worker_,
+        [this, o = std::move(o)]() mutable {
+            writer_ = std::make_unique<HistoryWriter>(std::move(o));
+            open_ = writer_->isOpen();
+            error_ = writer_->errorString();
+            path_ = writer_->path();
+        },
+        Qt::BlockingQueuedConnection);
+}
+
+HistoryRecorder::~HistoryRecorder()
+{
+    QMetaObject::invokeMethod(worker_, [this] { writer_.reset(); }, Qt::BlockingQueuedConnection);
+    thread_.quit();
+    thread_.wait();
+}
+
+void HistoryRecorder::record(const Snapshot& s)
+{
+    if (!open_)
+        return;
+    if (queued_.load() >= maxQueued_) {
+        // The change tables compare with what was last written: the next refresh that gets through
+        // records every change since, only the intermediate steps are lost.
+        skipped_.fetch_add(1);
+        return;
+    }
+    queued_.fetch_add(1);
+    QMetaObject::invokeMethod(
+        worker_,
+        [this, s] {
+            writer_->write(s);
+            queued_.fetch_sub(1);
+        },
+        Qt::QueuedConnection);
+}
+
+void HistoryRecorder::flush()
+{
+    QMetaObject::invokeMethod(worker_, [] {}, Qt::BlockingQueuedConnection);
+}
+
+HistoryWriter::Stats HistoryRecorder::stats()
+{
+    HistoryWriter::Stats st;
+    QMetaObject::invokeMethod(
+        worker_, [this, &st] { st = writer_ ? writer_->stats() : HistoryWriter::Stats{}; },
+        Qt::BlockingQueuedConnection);
+    return st;
+}
+
+} // namespace lw

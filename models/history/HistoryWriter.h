@@ -1,0 +1,178 @@
+#pragma once
+// Records every refresh of one profile into its local SQLite history (issue 9, point 1).
+//
+// HistoryWriter does the work synchronously on the thread that created it (it owns one QSqlDatabase
+// connection); HistoryRecorder runs one on a thread of its own and takes snapshots from the GUI
+// thread (connect Monitor::refreshed to HistoryRecorder::record). One transaction per refresh; then
+// at most one small retention batch (age and size bounds), so the writer never stalls for long.
+//
+// Lease states are judged by a LeaseModel of the writer's own fed with the same snapshots and
+// policy as the window's, and findings by the same collectFindings(): the record says what the
+// operator saw.
+#include "Findings.h"
+#include "LeaseModel.h"
+#include "PoolHistory.h"
+#include "domain/Analysis.h"
+#include "domain/Snapshot.h"
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QString>
+#include <QThread>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace lw {
+
+struct PollerConfig;
+
+namespace history {
+class Connection;
+}
+
+struct HistoryOptions
+{
+    QString profile = QStringLiteral("default");
+    QString path;      // empty: defaultPath(profile)
+    QString sourceDsn; // stored without its password
+    // The operator audit (AuditLog) whose rows are copied into the history; empty: none.
+    QString auditPath;
+    LeasePolicy leasePolicy;
+    bool writerUsesAppClock = false;
+    AnalysisConfig analysis;
+    qint64 maxAgeMs = 7LL * 24 * 3600 * 1000;
+    qint64 maxBytes = 200LL * 1024 * 1024;
+    int retentionBatchRows = 500; // rows per table per retention step
+    int maxQueued = 120;          // snapshots waiting for the writer; beyond that refreshes are skipped
+    // Local wall clock (ms since the epoch) for retention by age; tests inject their own.
+    std::function<qint64()> wallClockMs;
+
+    // QStandardPaths::AppDataLocation + "/history/<profile>.sqlite" (the name made file-safe).
+    static QString defaultPath(const QString& profile);
+    // Policy, analysis configuration and DSN of a connection profile; audit: AuditLog::defaultPath().
+    static HistoryOptions forProfile(const QString& profile, const PollerConfig& cfg);
+};
+
+class HistoryWriter
+{
+public:
+    explicit HistoryWriter(HistoryOptions o);
+    ~HistoryWriter();
+    HistoryWriter(const HistoryWriter&) = delete;
+    HistoryWriter& operator=(const HistoryWriter&) = delete;
+
+    bool isOpen() const { return open_; }
+    QString errorString() const { return error_; }
+    QString path() const { return opts_.path; }
+
+    // Records one refresh in one transaction, then runs one retention step. False on a write error
+    // (the refresh is then missing from the history; the next one is recorded normally).
+    bool write(const Snapshot& s);
+    // One bounded retention batch; true while more is left to delete.
+    bool retentionStep();
+    // Pages in use × page size (free pages excluded), the measure of the size bound.
+    qint64 usedBytes() const;
+
+    struct Stats
+    {
+        qint64 refreshes = 0;
+        qint64 leaseRows = 0;
+        qint64 groupRows = 0;
+        qint64 stateBlobs = 0;
+        qint64 deletedRows = 0; // by retention
+        qint64 writeErrors = 0;
+    };
+    const Stats& stats() const { return stats_; }
+
+private:
+    struct LastLease
+    {
+        qint64 leaseId = 0;
+        std::optional<QString> holder;
+        std::optional<double> takenAt, expiresAt;
+        int state = 0;
+    };
+    struct LastGroup
+    {
+        qint64 groupId = 0;
+        std::array<int, 5> counts{};
+    };
+
+    bool writeRefresh(const Snapshot& s);
+    bool recordLeases(const Snapshot& s, qint64 refreshId);
+    bool recordPool(const Snapshot& s, qint64 refreshId);
+    bool recordFindings(const Snapshot& s, qint64 refreshId);
+    bool copyAudit();
+    void loadState();
+    qint64 leaseId(const QString& key, const QString& name);
+    qint64 groupId(GroupBy by, const PoolGroup& g);
+    qint64 nowMs() const;
+    bool fail(const QString& what);
+
+    HistoryOptions opts_;
+    std::unique_ptr<history::Connection> conn_;
+    std::unique_ptr<history::Connection> audit_;
+    bool open_ = false;
+    QString error_;
+    Stats stats_;
+
+    // What the store says now, so unchanged things cost nothing.
+    qint64 clockMs_ = 1;
+    LeaseModel leases_;
+    DeadlockWindow deadlocks_;
+    PoolHistory pool_;
+    QHash<QString, qint64> leaseIds_;
+    QHash<QString, LastLease> lastLeases_;
+    QHash<QString, LastGroup> lastGroups_; // "<grouping>\x1f<key>"
+    QHash<QString, qint64> openFindings_;  // finding id → row id
+    QByteArray lastStateBytes_;
+    qint64 lastStateBlob_ = 0;
+    std::shared_ptr<const KeyNames> lastKeyNamesPtr_;
+    KeyNames lastKeyNames_;
+    qint64 keyNamesBlob_ = 0;
+    qint64 lastRefreshId_ = 0;
+    qint64 auditMaxId_ = 0;
+    QSet<qint64> auditPending_;
+    bool leasesSeen_ = false; // a lease refresh has been recorded by this writer
+    int sinceSizeCheck_ = 1 << 20;
+    bool sizeOver_ = false;
+    bool retentionPending_ = false; // the last cut is not fully applied yet
+    qint64 sizeCut_ = 0;            // refreshes before this go for the size bound
+};
+
+// Runs a HistoryWriter on a thread of its own. Snapshots are copied into the writer's queue; when
+// the writer falls more than maxQueued behind (a slow disk) refreshes are skipped and counted.
+class HistoryRecorder : public QObject
+{
+    Q_OBJECT
+public:
+    explicit HistoryRecorder(HistoryOptions o, QObject* parent = nullptr);
+    ~HistoryRecorder() override; // writes what is queued, then closes the store
+
+    bool isOpen() const { return open_; }
+    QString errorString() const { return error_; }
+    QString path() const { return path_; }
+    int skipped() const { return skipped_.load(); }
+    // Blocks until every snapshot handed over so far is written (tests, export of the last minute).
+    void flush();
+    HistoryWriter::Stats stats();
+
+public Q_SLOTS:
+    void record(const lw::Snapshot& s);
+
+private:
+    QThread thread_;
+    QObject* worker_ = nullptr; // lives on thread_
+    std::unique_ptr<HistoryWriter> writer_;
+    QString path_;
+    QString error_;
+    bool open_ = false;
+    int maxQueued_;
+    std::atomic<int> queued_{0};
+    std::atomic<int> skipped_{0};
+};
+
+} // namespace lw

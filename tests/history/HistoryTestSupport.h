@@ -1,0 +1,129 @@
+#pragma once
+// Synthetic refreshes for the history tests: a Snapshot as the poller would hand it over (analysis
+// computed), with leases, sessions, advisory locks and key names under the test's control.
+#include "domain/Analysis.h"
+#include "domain/Snapshot.h"
+
+#include <QDateTime>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+
+#include <atomic>
+#include <memory>
+
+namespace lw::test {
+
+inline LeaseRow lease(const QString& name, const QString& holder, double taken, double expires)
+{
+    LeaseRow r;
+    r.name = name;
+    r.holder = holder;
+    r.takenAt = taken;
+    r.expiresAt = expires;
+    return r;
+}
+
+inline SessionRow session(int pid, const QString& app, const QString& state, const QString& query = {})
+{
+    SessionRow r;
+    r.pid = pid;
+    r.database = QStringLiteral("app");
+    r.user = QStringLiteral("svc");
+    r.applicationName = app;
+    r.clientAddr = QStringLiteral("10.0.0.7");
+    r.clientPort = 40000 + pid;
+    r.backendStart = 1000.0;
+    r.stateChange = 1000.5;
+    r.state = state;
+    r.query = query.isEmpty() ? QStringLiteral("SELECT 1") : query;
+    return r;
+}
+
+struct SnapshotSpec
+{
+    double now = 1000;
+    qint64 wallMs = 0; // 0: now × 1000
+    std::vector<LeaseRow> leases;
+    std::vector<SessionRow> sessions;
+    std::vector<AdvisoryLockRow> locks;
+    std::shared_ptr<const KeyNames> keyNames;
+    qint64 deadlocks = 0;
+    bool ok = true;
+};
+
+inline Snapshot makeSnapshot(const SnapshotSpec& sp, const AnalysisConfig& cfg = {})
+{
+    Snapshot s;
+    s.ok = sp.ok;
+    s.serverNow = sp.now;
+    s.receivedMonotonicMs = qint64(sp.now * 1000);
+    s.receivedWall = QDateTime::fromMSecsSinceEpoch(sp.wallMs ? sp.wallMs : qint64(sp.now * 1000), Qt::UTC);
+    if (!sp.ok) {
+        s.error.kind = pg::PgError::Kind::ConnectionLost;
+        s.error.message = QStringLiteral("server closed the connection unexpectedly");
+        return s;
+    }
+    s.server = {QStringLiteral("15.20"), 150020, QStringLiteral("app"), QStringLiteral("monitor"), 4242};
+    s.cluster.maxConnections = 100;
+    s.cluster.superuserReservedConnections = 3;
+    s.cluster.maxLocksPerTransaction = 64;
+    s.cluster.lockTableEntries = int(sp.locks.size()) + 3;
+    s.cluster.totalLocks = int(sp.locks.size()) + 5;
+    s.cluster.deadlocks = sp.deadlocks;
+    s.cluster.statsReset = 900.0;
+    s.sessions = sp.sessions;
+    s.advisoryLocks = sp.locks;
+    s.leases = sp.leases;
+    s.keyNames = sp.keyNames ? sp.keyNames : std::make_shared<const KeyNames>();
+    s.analysis = std::make_shared<const Analysis>(analyze(s, *s.keyNames, cfg));
+    return s;
+}
+
+inline AdvisoryLockRow advisoryLock(int pid, qint64 key, bool granted = true)
+{
+    AdvisoryLockRow l;
+    l.pid = pid;
+    l.database = QStringLiteral("app");
+    l.inMonitoredDb = true;
+    l.key = key;
+    l.mode = QStringLiteral("ExclusiveLock");
+    l.granted = granted;
+    return l;
+}
+
+// A read-only look at a store with plain SQL (row counts), closed on destruction.
+class StorePeek
+{
+public:
+    explicit StorePeek(const QString& path)
+        : name_(QStringLiteral("peek-%1").arg(counter().fetch_add(1)))
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name_);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+        db.open();
+    }
+    ~StorePeek()
+    {
+        {
+            QSqlDatabase db = QSqlDatabase::database(name_, false);
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(name_);
+    }
+    qint64 value(const QString& sql) const
+    {
+        QSqlQuery q(QSqlDatabase::database(name_, false));
+        return q.exec(sql) && q.next() ? q.value(0).toLongLong() : -1;
+    }
+
+private:
+    static std::atomic<int>& counter()
+    {
+        static std::atomic<int> c{0};
+        return c;
+    }
+    QString name_;
+};
+
+} // namespace lw::test

@@ -1,0 +1,112 @@
+// The history as the window uses it: a live console records its refreshes; an incident bundle
+// exported from it opens offline, read-only, with the "recorded, not live" banner, the same leases
+// and a lease's timeline.
+#include "Consoles.h"
+#include "HistoryTestSupport.h"
+#include "LeaseModel.h"
+#include "LeasesView.h"
+#include "MainWindow.h"
+#include "Monitor.h"
+#include "TestCluster.h"
+#include "history/HistoryReader.h"
+#include "history/HistoryWriter.h"
+#include "history/LeaseTimelineView.h"
+#include "history/RecordedBar.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lw;
+
+namespace {
+QStringList leaseRows(Monitor* m)
+{
+    QStringList rows;
+    for (int i = 0; i < m->leases()->rowCount(); ++i) {
+        const auto& e = m->leases()->entry(i);
+        rows << e.track.row.name + QLatin1Char('=') + e.track.row.holder.value_or(QStringLiteral("NULL"));
+    }
+    rows.sort();
+    return rows;
+}
+} // namespace
+
+class TestHistoryConsole : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void recordExportAndReopen()
+    {
+        test::TestDatabase db("hist_console");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at "
+                "timestamptz)");
+        db.exec("INSERT INTO leases VALUES ('sweep', 'app-1:10:aa', now(), now() + interval '1 h'), "
+                "('alerts', 'app-2:20:bb', now(), now() + interval '1 h')");
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath("profiles.json"));
+        app::Consoles consoles(&store, nullptr);
+        consoles.setHistoryDir(dir.filePath("history"));
+        PollerConfig cfg;
+        cfg.connect.dsn = db.dsn();
+        cfg.intervalMs = 200;
+        ui::MainWindow* live = consoles.open(cfg, QStringLiteral("hist-console"));
+        QVERIFY(consoles.recorder(0) && consoles.recorder(0)->isOpen());
+        QVERIFY(QFile::exists(consoles.recorder(0)->path()));
+        QTRY_COMPARE_WITH_TIMEOUT(consoles.monitor(0)->leases()->rowCount(), 2, 15000);
+        // A takeover, then a release, recorded as they happen.
+        db.exec("UPDATE leases SET holder = 'app-3:30:cc', taken_at = now() WHERE name = 'sweep'");
+        QTRY_COMPARE_WITH_TIMEOUT(leaseRows(consoles.monitor(0)),
+                                  (QStringList{"alerts=app-2:20:bb", "sweep=app-3:30:cc"}), 15000);
+        QTest::qWait(600);
+        const QStringList liveRows = leaseRows(consoles.monitor(0));
+
+        // The live window has a lease history page that follows the selected lease.
+        auto* tl = live->findChild<ui::LeaseTimelineView*>("leaseTimeline");
+        QVERIFY(tl);
+        consoles.recorder(0)->flush();
+        live->showLease(QStringLiteral("sweep"));
+        QTRY_VERIFY_WITH_TIMEOUT(tl->findChild<QTableView*>() &&
+                                     tl->findChild<QTableView*>()->model()->rowCount() >= 2,
+                                 5000); // taken by app-1, then by app-3
+
+        const QString bundle = dir.filePath("incident.lwbundle");
+        QString err;
+        HistoryReader store0(consoles.recorder(0)->path());
+        QVERIFY(consoles.exportBundle(0, bundle, store0.range().from, 1e12, &err));
+        QVERIFY2(err.isEmpty(), qPrintable(err));
+
+        ui::MainWindow* rec = consoles.openBundle(bundle, &err);
+        QVERIFY2(rec, qPrintable(err));
+        Monitor* m = consoles.monitor(1);
+        QVERIFY(m->isRecorded());
+        auto* bar = rec->findChild<ui::RecordedBar*>("recordedBar");
+        QVERIFY(bar);
+        QVERIFY2(bar->text()->text().contains("Recorded, not live"), qPrintable(bar->text()->text()));
+        QCOMPARE(leaseRows(m), liveRows);
+        auto* rtl = rec->findChild<ui::LeaseTimelineView*>("leaseTimeline");
+        QVERIFY(rtl);
+        QVERIFY(rtl->findChild<QTableView*>()->model()->rowCount() >= 1); // the first lease, shown at once
+        QVERIFY2(rec->connectionText().contains("recorded"), qPrintable(rec->connectionText()));
+
+        QDir().mkpath("/tmp/lw-shots");
+        rec->resize(1200, 720);
+        for (const QString& f : rec->saveScreenshots("/tmp/lw-shots/bundle"))
+            QVERIFY(QFile::exists(f));
+
+        // Not a bundle: one clear message, no window.
+        QFile junk(dir.filePath("junk.lwbundle"));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("not sqlite at all");
+        junk.close();
+        QVERIFY(!consoles.openBundle(junk.fileName(), &err));
+        QVERIFY2(!err.isEmpty(), "an error message is expected");
+        QCOMPARE(consoles.count(), 2);
+    }
+};
+
+QTEST_MAIN(TestHistoryConsole)
+#include "tst_history_console.moc"

@@ -1,0 +1,128 @@
+// The history widgets offscreen: the recorded bar drives a recorded Monitor through the recorded
+// range (forward steps and jumps back give the same models as a full replay), and the timeline view
+// shows one lease's history.
+#include "HistoryTestSupport.h"
+#include "Monitor.h"
+#include "history/HistoryReader.h"
+#include "history/HistoryWriter.h"
+#include "history/LeaseTimelineModel.h"
+#include "history/LeaseTimelineView.h"
+#include "history/RecordedBar.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace lw;
+using namespace lw::test;
+
+class TstHistoryGui : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString path_;
+
+    QStringList leaseStates(Monitor* m)
+    {
+        QStringList out;
+        for (int r = 0; r < m->leases()->rowCount(); ++r)
+            out << m->leases()->entry(r).key + QLatin1Char('=') + leaseStateKey(m->leases()->stateAt(r));
+        out.sort();
+        return out;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        path_ = dir_.filePath(QStringLiteral("gui.sqlite"));
+        HistoryOptions o;
+        o.path = path_;
+        o.wallClockMs = [] { return qint64(20'000'000); }; // the synthetic refreshes are all younger than 7 days
+        HistoryWriter w(o);
+        for (int i = 0; i < 60; ++i) {
+            SnapshotSpec sp;
+            sp.now = 8000 + i;
+            sp.sessions = {session(101, QStringLiteral("app"), QStringLiteral("idle"))};
+            sp.locks = {advisoryLock(101, 3)};
+            // "job" renewed every 2 s by h1 until 8020, stale until h2 takes it over at 8040.
+            const double exp = i <= 20 ? 8000 + (i / 2) * 2 + 4 : 8024;
+            sp.leases = {lease("job", i < 40 ? "h1:1:a" : "h2:2:b", i < 40 ? 7999 : 8040, i < 40 ? exp : 8050)};
+            if (i >= 10 && i < 30)
+                sp.leases.push_back(lease("batch", "h3:3:c", 8010, 8100));
+            QVERIFY(w.write(makeSnapshot(sp)));
+        }
+    }
+
+    void barStepsAndJumpsLikeAFullReplay()
+    {
+        HistoryReader r(path_);
+        auto m = Monitor::recorded(r.recordedConfig(), path_);
+        ui::RecordedBar bar(m.get(), &r);
+        bar.setWarmupSeconds(30);
+        bar.show();
+        QCOMPARE(bar.refreshCount(), 60);
+        QCOMPARE(bar.shownTime(), 8059.0);
+        QCOMPARE(m->recordedTime(), 8059.0);
+        QVERIFY(bar.text()->text().startsWith(QStringLiteral("Recorded, not live — gui.sqlite — ")));
+        QCOMPARE(bar.slider()->maximum(), 59);
+
+        // A jump back, then forward steps; each time the models equal a replay from the start.
+        auto reference = [&](double t) {
+            auto ref = Monitor::recorded(r.recordedConfig(), path_);
+            r.forEachSnapshot(0, t, [&](const Snapshot& s) {
+                ref->showRecorded(s);
+                return true;
+            });
+            return leaseStates(ref.get());
+        };
+        QSignalSpy shown(&bar, &ui::RecordedBar::shown);
+        for (int index : {25, 26, 30, 45, 12, 59}) {
+            bar.slider()->setValue(index);
+            QCOMPARE(m->recordedTime(), 8000.0 + index);
+            QCOMPARE(leaseStates(m.get()), reference(8000.0 + index));
+        }
+        QCOMPARE(shown.count(), 6);
+        bar.seek(8030.5); // between refreshes: the one before
+        QCOMPARE(bar.shownTime(), 8030.0);
+        QCOMPARE(bar.slider()->value(), 30);
+        QCOMPARE(m->locks()->rowCount(), 1);
+    }
+
+    void timelineViewShowsALease()
+    {
+        HistoryReader r(path_);
+        ui::LeaseTimelineView v;
+        v.setReader(&r);
+        v.show();
+        QCOMPARE(v.leaseBox()->count(), 2);
+        v.showLease(QStringLiteral("job"));
+        QCOMPARE(v.lease(), QStringLiteral("job"));
+        using K = LeaseTimelineEvent::Kind;
+        QList<int> kinds;
+        for (int i = 0; i < v.model()->rowCount(); ++i)
+            if (v.model()->event(i).kind != K::Overdue)
+                kinds << int(v.model()->event(i).kind);
+        QStringList texts;
+        for (int k : kinds)
+            texts << timelineKindText(K(k));
+        // h2 takes it over at 8040 for 10 s and never renews: stale again from 8050.
+        QVERIFY2(texts == QStringList({"held (recording began)", "renewed", "expired (stale)", "taken over",
+                                       "expired (stale)"}),
+                 qPrintable(texts.join(QStringLiteral(", "))));
+        v.highlightTime(8041);
+        QCOMPARE(v.table()->selectionModel()->selectedRows().size(), 1);
+        QSignalSpy activated(&v, &ui::LeaseTimelineView::timeActivated);
+        Q_EMIT v.table()->activated(v.model()->index(0, 0));
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.front().front().toDouble(), 8000.0);
+        v.leaseBox()->setCurrentText(QStringLiteral("batch"));
+        QCOMPARE(v.model()->rowCount(), 2); // taken, released
+    }
+};
+
+QTEST_MAIN(TstHistoryGui)
+#include "tst_history_gui.moc"

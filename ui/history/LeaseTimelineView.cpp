@@ -1,0 +1,112 @@
+#include "LeaseTimelineView.h"
+
+#include "history/HistoryReader.h"
+#include "history/LeaseTimelineModel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace lw::ui {
+
+LeaseTimelineView::LeaseTimelineView(QWidget* parent)
+    : QWidget(parent), model_(new LeaseTimelineModel(this)), leases_(new QComboBox(this)),
+      summary_(new QLabel(this)), table_(new QTableView(this))
+{
+    leases_->setEditable(true); // type to find a lease among thousands
+    leases_->setInsertPolicy(QComboBox::NoInsert);
+    leases_->setMinimumContentsLength(24);
+    connect(leases_, &QComboBox::currentTextChanged, this, [this](const QString& name) { showLease(name); });
+    table_->setModel(model_);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setAlternatingRowColors(true);
+    table_->setWordWrap(false);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    connect(table_, &QTableView::activated, this, [this](const QModelIndex& idx) {
+        if (idx.isValid())
+            Q_EMIT timeActivated(model_->event(idx.row()).at);
+    });
+    summary_->setWordWrap(true);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Lease:"), this));
+    top->addWidget(leases_, 1);
+    auto* lay = new QVBoxLayout(this);
+    lay->addLayout(top);
+    lay->addWidget(summary_);
+    lay->addWidget(table_, 1);
+}
+
+LeaseTimelineView::~LeaseTimelineView() = default;
+
+void LeaseTimelineView::setReader(const HistoryReader* reader)
+{
+    reader_ = reader;
+    const QSignalBlocker b(leases_);
+    leases_->clear();
+    if (reader_)
+        leases_->addItems(reader_->leaseNames());
+    model_->setEvents({}, {});
+    summary_->clear();
+    if (leases_->count() > 0)
+        showLease(leases_->itemText(0)); // never an empty page when there is something to show
+}
+
+QString LeaseTimelineView::lease() const
+{
+    return model_->lease();
+}
+
+void LeaseTimelineView::showLease(const QString& name)
+{
+    if (!reader_)
+        return;
+    {
+        const QSignalBlocker b(leases_);
+        if (leases_->findText(name) < 0)
+            leases_->addItem(name); // a lease first seen after the page was opened (live store)
+        leases_->setCurrentText(name);
+    }
+    model_->load(*reader_, name);
+    std::set<QString> holders;
+    int renewals = 0, takeovers = 0, forced = 0;
+    using K = LeaseTimelineEvent::Kind;
+    for (int i = 0; i < model_->rowCount(); ++i) {
+        const LeaseTimelineEvent& e = model_->event(i);
+        if (e.holder)
+            holders.insert(*e.holder);
+        renewals += e.renewals;
+        takeovers += e.kind == K::TakeOver;
+        forced += e.kind == K::ForcedExpiry;
+    }
+    summary_->setText(model_->rowCount() == 0
+                          ? tr("Nothing recorded for %1.").arg(name)
+                          : tr("%1 holder(s), %2 renewal(s), %3 takeover(s), %4 forced expiry(ies). Server time.")
+                                .arg(holders.size())
+                                .arg(renewals)
+                                .arg(takeovers)
+                                .arg(forced));
+    table_->scrollToBottom();
+}
+
+void LeaseTimelineView::highlightTime(double t)
+{
+    const int row = model_->rowAt(t);
+    if (row < 0) {
+        table_->clearSelection();
+        return;
+    }
+    table_->selectRow(row);
+    table_->scrollTo(model_->index(row, 0));
+}
+
+} // namespace lw::ui
