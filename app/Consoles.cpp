@@ -111,6 +111,14 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     }
     addTimeline(c);
     connect(w, &ui::MainWindow::exportBundleRequested, this, [this, w] { askExport(w); });
+    connect(w, &ui::MainWindow::browseHistoryRequested, this, [this, w] {
+        for (int i = 0; i < count(); ++i)
+            if (window(i) == w) {
+                QString err;
+                if (!browseHistory(i, &err))
+                    QMessageBox::warning(w, tr("Recorded history"), err);
+            }
+    });
     ui::MainWindow* shown = add(std::move(c), title);
     open_.back().monitor->start();
     return shown;
@@ -170,6 +178,18 @@ ui::MainWindow* Consoles::openBundle(const QString& file, QString* error)
     }
     bar->seek(bar->shownTime()); // redraws the pool page through Monitor::refreshed
     return add(std::move(c), title);
+}
+
+ui::MainWindow* Consoles::browseHistory(int i, QString* error)
+{
+    Console& c = open_.at(size_t(i));
+    if (!c.recorder || !c.recorder->isOpen()) {
+        if (error)
+            *error = tr("this console records no history");
+        return nullptr;
+    }
+    c.recorder->flush();
+    return openBundle(c.recorder->path(), error); // the store opens read-only like a bundle
 }
 
 bool Consoles::exportBundle(int i, const QString& file, double t0, double t1, QString* error)

@@ -39,6 +39,8 @@ public:
     // An incident bundle (or a history store), offline and read-only, with a "recorded, not live"
     // banner. Returns nullptr and sets *error when the file cannot be read.
     ui::MainWindow* openBundle(const QString& file, QString* error = nullptr);
+    // Console i's whole recorded history (any time kept, also before this start), offline.
+    ui::MainWindow* browseHistory(int i, QString* error = nullptr);
     // Writes the recorded refreshes of console i in [t0, t1] (server time) as a bundle file.
     bool exportBundle(int i, const QString& file, double t0, double t1, QString* error = nullptr);
     // Where histories are kept (default: AppDataLocation/history); tests use a directory of their own.

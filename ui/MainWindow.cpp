@@ -84,6 +84,11 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     exportBundle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     exportBundle->setEnabled(!monitor_->isRecorded());
     connect(exportBundle, &QAction::triggered, this, &MainWindow::exportBundleRequested);
+    auto* browse = fileMenu->addAction(tr("&Browse recorded history"));
+    browse->setObjectName(QStringLiteral("browseHistoryAction"));
+    browse->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    browse->setEnabled(!monitor_->isRecorded());
+    connect(browse, &QAction::triggered, this, &MainWindow::browseHistoryRequested);
     auto* openBundle = fileMenu->addAction(tr("Open incident &bundle…"));
     openBundle->setObjectName(QStringLiteral("openBundleAction"));
     openBundle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));

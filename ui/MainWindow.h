@@ -53,6 +53,8 @@ Q_SIGNALS:
     // File > Export incident bundle… / Open incident bundle…: handled by the application.
     void exportBundleRequested();
     void openBundleRequested();
+    // File > Browse recorded history: this profile's whole store, offline, in a window of its own.
+    void browseHistoryRequested();
 
 private:
     void onRefreshed(const Snapshot& s);

@@ -97,6 +97,12 @@ private Q_SLOTS:
         for (const QString& f : rec->saveScreenshots("/tmp/lw-shots/bundle"))
             QVERIFY(QFile::exists(f));
 
+        // The live store itself opens the same way (any recorded time, offline).
+        ui::MainWindow* browsed = consoles.browseHistory(0, &err);
+        QVERIFY2(browsed, qPrintable(err));
+        QVERIFY(consoles.monitor(2)->isRecorded());
+        QCOMPARE(leaseRows(consoles.monitor(2)), liveRows);
+
         // Not a bundle: one clear message, no window.
         QFile junk(dir.filePath("junk.lwbundle"));
         QVERIFY(junk.open(QIODevice::WriteOnly));
@@ -104,7 +110,7 @@ private Q_SLOTS:
         junk.close();
         QVERIFY(!consoles.openBundle(junk.fileName(), &err));
         QVERIFY2(!err.isEmpty(), "an error message is expected");
-        QCOMPARE(consoles.count(), 2);
+        QCOMPARE(consoles.count(), 3);
     }
 };
 
