@@ -150,6 +150,18 @@ void Consoles::addTimeline(Console& c)
                 if (current.isValid())
                     tl->showLease(table->model()->index(current.row(), LeaseModel::Name).data().toString());
             });
+    // Opening the page reads the store again (a live store grows): the selected lease, else the first.
+    const HistoryReader* reader = c.reader.get();
+    QTabWidget* tabs = c.window->tabs();
+    connect(tabs, &QTabWidget::currentChanged, tl, [tl, tabs, table, reader](int) {
+        if (tabs->currentWidget() != tl)
+            return;
+        const QModelIndex current = table->currentIndex();
+        if (current.isValid())
+            tl->showLease(table->model()->index(current.row(), LeaseModel::Name).data().toString());
+        else
+            tl->setReader(reader);
+    });
 }
 
 ui::MainWindow* Consoles::openBundle(const QString& file, QString* error)

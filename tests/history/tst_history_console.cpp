@@ -68,6 +68,9 @@ private Q_SLOTS:
         auto* tl = live->findChild<ui::LeaseTimelineView*>("leaseTimeline");
         QVERIFY(tl);
         consoles.recorder(0)->flush();
+        // Opened with nothing selected: the store is read again and the first lease shown.
+        live->tabs()->setCurrentWidget(tl);
+        QVERIFY(tl->findChild<QTableView*>()->model()->rowCount() >= 1);
         live->showLease(QStringLiteral("sweep"));
         QTRY_VERIFY_WITH_TIMEOUT(tl->findChild<QTableView*>() &&
                                      tl->findChild<QTableView*>()->model()->rowCount() >= 2,
