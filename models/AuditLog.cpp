@@ -155,28 +155,31 @@ std::vector<AuditRecord> AuditLog::records(int limit) const
         return out;
     QSqlQuery q(QSqlDatabase::database(connName_, false));
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT id, at, os_user, os_host, db_role, database, action, target, before, "
-                             "after, outcome, outcome_key FROM audit ORDER BY id DESC LIMIT ?"));
+    q.prepare(QStringLiteral("SELECT %1 FROM audit ORDER BY id DESC LIMIT ?").arg(QLatin1String(kAuditColumns)));
     q.addBindValue(limit);
     if (!q.exec())
         return out;
-    while (q.next()) {
-        AuditRecord r;
-        r.id = q.value(0).toLongLong();
-        r.at = QDateTime::fromString(q.value(1).toString(), Qt::ISODateWithMs);
-        r.osUser = q.value(2).toString();
-        r.osHost = q.value(3).toString();
-        r.dbRole = q.value(4).toString();
-        r.database = q.value(5).toString();
-        r.action = q.value(6).toString();
-        r.target = q.value(7).toString();
-        r.before = q.value(8).toString();
-        r.after = q.value(9).toString();
-        r.outcome = q.value(10).toString();
-        r.outcomeKey = q.value(11).toString();
-        out.push_back(std::move(r));
-    }
+    while (q.next())
+        out.push_back(auditRecordFromRow(q));
     return out;
+}
+
+AuditRecord auditRecordFromRow(const QSqlQuery& q)
+{
+    AuditRecord r;
+    r.id = q.value(0).toLongLong();
+    r.at = QDateTime::fromString(q.value(1).toString(), Qt::ISODateWithMs);
+    r.osUser = q.value(2).toString();
+    r.osHost = q.value(3).toString();
+    r.dbRole = q.value(4).toString();
+    r.database = q.value(5).toString();
+    r.action = q.value(6).toString();
+    r.target = q.value(7).toString();
+    r.before = q.value(8).toString();
+    r.after = q.value(9).toString();
+    r.outcome = q.value(10).toString();
+    r.outcomeKey = q.value(11).toString();
+    return r;
 }
 
 // ---- Server-side audit table --------------------------------------------------------------------

@@ -20,6 +20,8 @@
 #include <optional>
 #include <vector>
 
+class QSqlQuery;
+
 namespace lw {
 
 // OS user and host name of this console, for audit records.
@@ -41,6 +43,12 @@ struct AuditRecord
     QString outcome;    // words, as shown to the operator
     QString outcomeKey; // stable key ("expired", "changed_hands", … "pending")
 };
+
+// The columns of an audit row, in the order auditRecordFromRow() reads them (the local audit log
+// and its copy in the history share the table layout).
+constexpr char kAuditColumns[] =
+    "id, at, os_user, os_host, db_role, database, action, target, before, after, outcome, outcome_key";
+AuditRecord auditRecordFromRow(const QSqlQuery& q);
 
 class AuditLog : public QObject
 {

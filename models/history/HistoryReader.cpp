@@ -371,24 +371,9 @@ std::vector<AuditRecord> HistoryReader::audit() const
         return out;
     QSqlQuery q(conn_->db());
     q.setForwardOnly(true);
-    q.exec(QStringLiteral("SELECT id, at, os_user, os_host, db_role, database, action, target, before, after, "
-                          "outcome, outcome_key FROM audit ORDER BY id"));
-    while (q.next()) {
-        AuditRecord r;
-        r.id = q.value(0).toLongLong();
-        r.at = QDateTime::fromString(q.value(1).toString(), Qt::ISODateWithMs);
-        r.osUser = q.value(2).toString();
-        r.osHost = q.value(3).toString();
-        r.dbRole = q.value(4).toString();
-        r.database = q.value(5).toString();
-        r.action = q.value(6).toString();
-        r.target = q.value(7).toString();
-        r.before = q.value(8).toString();
-        r.after = q.value(9).toString();
-        r.outcome = q.value(10).toString();
-        r.outcomeKey = q.value(11).toString();
-        out.push_back(std::move(r));
-    }
+    q.exec(QStringLiteral("SELECT %1 FROM audit ORDER BY id").arg(QLatin1String(kAuditColumns)));
+    while (q.next())
+        out.push_back(auditRecordFromRow(q));
     return out;
 }
 

@@ -6,6 +6,7 @@
 // from a separate session; the floor (plain SELECTs of the same rows and columns) and the raw decode
 // run in the same refresh window. Exit code 0 unless the benchmark could not run (2) or crashed;
 // targets are printed, not enforced. With --json the JSON goes to stdout and the tables to stderr.
+#include "../support/ProcessStats.h"
 #include "BenchReport.h"
 #include "BenchWorkload.h"
 
@@ -74,16 +75,6 @@ std::vector<ScalePoint> scalePoints(bool smoke)
             {QStringLiteral("backends-400"), 1000, 100, 400}};
 }
 
-double rssMiB()
-{
-    long pages = 0, resident = 0;
-    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        std::fclose(f);
-    }
-    return double(resident) * double(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
 
 // The console's own statements (Poller's sql::), for the raw decode; each point also checks by
 // pg_stat_statements query id that they are the ones the console ran.
@@ -238,7 +229,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
     w.setLocks(sp.locks);
     w.setBackends(sp.backends);
     ::malloc_trim(0); // the previous point's models are gone: give their memory back before measuring
-    pr.rssBeforeMiB = rssMiB();
+    pr.rssBeforeMiB = lw::test::residentMiB();
 
     PollerConfig cfg; // the console's defaults: default leases table, 1 s interval, 5 s deadline
     cfg.connect = helperOptions(w.conninfo(kConsoleRole), "leasewatch");
@@ -374,7 +365,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
         pr.samples.push_back(std::move(smp));
     }
     pr.rawSameStatements = !consoleIds.isEmpty() && consoleIds == rawIds;
-    pr.rssMiB = rssMiB();
+    pr.rssMiB = lw::test::residentMiB();
     if (paint) {
         std::fprintf(stderr, "[bench] %s: refresh-to-paint\n", sp.name.toUtf8().constData());
         pr.paint.emplace();

@@ -2,6 +2,7 @@
 // workload, for a long time, with its backend terminated now and then. Samples the process's
 // resident memory and the console's backends on the server; reports growth. Issue 8, point 8:
 // "runs for a day without growth in memory or connections; after quitting, no backend remains".
+#include "../support/ProcessStats.h"
 #include "Monitor.h"
 #include "cluster/ThrowawayCluster.h"
 #include "pg/PgConnection.h"
@@ -20,16 +21,6 @@ using namespace lw;
 
 namespace {
 
-double rssMiB()
-{
-    long pages = 0, resident = 0;
-    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        std::fclose(f);
-    }
-    return double(resident) * double(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
 
 // A short-lived admin connection per question: the soak must not keep sessions of its own open.
 QString adminValue(const QString& dsn, const QByteArray& sql)
@@ -115,7 +106,7 @@ int main(int argc, char** argv)
     out << "   time  refreshes  rss MiB  console backends\n";
     auto sample = [&] {
         const double t = clock.elapsed() / 1000.0;
-        lastRss = rssMiB();
+        lastRss = lw::test::residentMiB();
         maxRss = std::max(maxRss, lastRss);
         if (warmRss < 0 && t >= warmS)
             warmRss = lastRss;
