@@ -41,9 +41,10 @@ void Demo::configure(PollerConfig& cfg) const
     cfg.lockNames << collidingNames_;
 }
 
-std::optional<QString> Demo::start()
+std::optional<QString> Demo::start(const QString& clusterDir)
 {
     cluster::ClusterOptions o;
+    o.directory = clusterDir;
     o.maxConnections = 40;
     cluster_ = std::make_unique<cluster::ThrowawayCluster>(o);
     if (auto e = cluster_->start())

@@ -20,7 +20,10 @@ class Demo
 public:
     Demo();
     ~Demo();
-    std::optional<QString> start(); // error message on failure
+    // Error message on failure. `clusterDir`: where the throwaway cluster lives (default: a fresh
+    // directory under the system temp dir); tests put it below the suite's cluster, whose cleanup
+    // stops it even if the test crashes.
+    std::optional<QString> start(const QString& clusterDir = {});
     QString dsn() const;
     // What a profile for the demo's application would say: its known lock names and pool sizes.
     void configure(PollerConfig& cfg) const;

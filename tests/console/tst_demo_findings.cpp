@@ -2,6 +2,7 @@
 // profile): every kind of finding the overview names must show within a minute of starting.
 #include "Demo.h"
 #include "Monitor.h"
+#include "TestCluster.h"
 #include "domain/Analysis.h"
 
 #include <QSet>
@@ -16,7 +17,7 @@ private Q_SLOTS:
     void everyKindWithinAMinute()
     {
         app::Demo demo;
-        const auto err = demo.start();
+        const auto err = demo.start(test::privateClusterOptions(QStringLiteral("demo")).directory);
         QVERIFY2(!err, qPrintable(err.value_or(QString())));
         PollerConfig cfg;
         cfg.connect.dsn = demo.dsn();

@@ -64,11 +64,15 @@ int main(int argc, char** argv)
     const QCommandLineOption maxGrowth(QStringLiteral("max-growth-mib"),
                                        QStringLiteral("Fail above this RSS growth after warm-up (8)."),
                                        QStringLiteral("mib"), QStringLiteral("8"));
-    p.addOptions({minutes, interval, killEvery, sampleEvery, maxGrowth});
+    const QCommandLineOption clusterDir(QStringLiteral("cluster-dir"),
+                                        QStringLiteral("Directory of the throwaway cluster (default: temp)."),
+                                        QStringLiteral("dir"));
+    p.addOptions({minutes, interval, killEvery, sampleEvery, maxGrowth, clusterDir});
     p.process(app);
     QTextStream out(stdout);
 
     cluster::ClusterOptions co;
+    co.directory = p.value(clusterDir);
     co.maxConnections = 60;
     cluster::ThrowawayCluster cluster(co);
     if (auto e = cluster.start()) {
