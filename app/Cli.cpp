@@ -187,11 +187,10 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     if (p.isSet(lockNames))
         inv.config.lockNames = p.value(lockNames).split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (const QString& ps : p.values(poolSize)) {
-        const auto eq = ps.lastIndexOf(QLatin1Char('='));
-        const int n = eq > 0 ? ps.mid(eq + 1).toInt(&ok) : 0;
-        if (eq <= 0 || !ok || n <= 0)
+        const auto size = parsePoolSize(ps);
+        if (!size)
             return fail(QStringLiteral("--pool-size needs NAME=N with N > 0"));
-        inv.config.analysis.poolSizes.insert(ps.left(eq), n);
+        inv.config.analysis.poolSizes.insert(size->first, size->second);
     }
     if (p.isSet(count)) {
         inv.watchCount = p.value(count).toInt(&ok);

@@ -50,6 +50,21 @@ QString render(const Snapshot& s, const LeaseModel& leases, const std::vector<Fi
     return snapshotToText(s, leases, findings);
 }
 
+// The exit code of a one-shot command whose refresh cannot be used (the error said on stderr), or
+// nullopt. `needLeases`: the leases table must be readable too.
+std::optional<int> unusable(const Snapshot& s, QTextStream& err, bool needLeases)
+{
+    if (!s.ok) {
+        err << "leasewatch: " << s.error.toDisplayString() << "\n";
+        return 1;
+    }
+    if (needLeases && s.leasesError) {
+        err << "leasewatch: " << s.leasesError->toDisplayString() << "\n";
+        return 3;
+    }
+    return std::nullopt;
+}
+
 // Sleeps up to `ms`, waking early when asked to stop.
 void sleepInterruptibly(int ms)
 {
@@ -68,18 +83,13 @@ int runSnapshot(const Invocation& inv)
     Poller poller(inv.config);
     Views views(inv.config);
     const Snapshot s = poller.refreshOnce();
-    if (!s.ok) {
-        err << "leasewatch: " << s.error.toDisplayString() << "\n";
-        return 1;
-    }
+    if (auto rc = unusable(s, err, false))
+        return *rc;
     const std::vector<Finding> findings = views.apply(s);
     out << render(s, views.leases, findings, inv.json, QJsonDocument::Indented);
     out.flush();
-    if (s.leasesError) {
-        err << "leasewatch: " << s.leasesError->toDisplayString() << "\n";
-        return 3;
-    }
-    return 0;
+    // The rest is printed even when the leases table is unusable; the exit code says so.
+    return unusable(s, err, true).value_or(0);
 }
 
 int runWatch(const Invocation& inv)
@@ -140,14 +150,8 @@ int runExpire(const Invocation& inv, const QString& auditPath)
     Poller poller(inv.config);
     Views views(inv.config);
     const Snapshot s = poller.refreshOnce();
-    if (!s.ok) {
-        err << "leasewatch: " << s.error.toDisplayString() << "\n";
-        return 1;
-    }
-    if (s.leasesError) {
-        err << "leasewatch: " << s.leasesError->toDisplayString() << "\n";
-        return 3;
-    }
+    if (auto rc = unusable(s, err, true))
+        return *rc;
     views.apply(s);
     const int row = views.leases.rowOfKey(inv.leaseName);
     if (row < 0) {

@@ -63,6 +63,16 @@ GroupBy groupByFrom(const QString& s)
 
 } // namespace
 
+std::optional<std::pair<QString, int>> parsePoolSize(const QString& spec)
+{
+    const auto eq = spec.lastIndexOf(QLatin1Char('='));
+    bool ok = false;
+    const int n = eq > 0 ? spec.mid(eq + 1).trimmed().toInt(&ok) : 0;
+    if (!ok || n <= 0)
+        return std::nullopt;
+    return std::make_pair(spec.left(eq).trimmed(), n);
+}
+
 bool conninfoHasPassword(const QString& dsn)
 {
     const QByteArray utf8 = dsn.trimmed().toUtf8();

@@ -49,6 +49,9 @@ struct Profile
     bool operator==(const Profile&) const = default;
 };
 
+// "billing-api=4" → {"billing-api", 4}; nullopt unless NAME=N with N > 0 (command line and dialog).
+std::optional<std::pair<QString, int>> parsePoolSize(const QString& spec);
+
 // True if a conninfo string or URI carries a password (which a profile must not store).
 bool conninfoHasPassword(const QString& dsn);
 

@@ -357,13 +357,9 @@ Profile ProfilesDialog::formProfile() const
     p.lockNames = splitList(lockNames_->text());
     p.lockNamePrefixes = splitList(prefixes_->text());
     p.analysis.poolSizes.clear();
-    for (const QString& item : splitList(poolSizes_->text())) {
-        const auto eq = item.lastIndexOf(QLatin1Char('='));
-        bool ok = false;
-        const int n = eq > 0 ? item.mid(eq + 1).trimmed().toInt(&ok) : 0;
-        if (ok && n > 0)
-            p.analysis.poolSizes.insert(item.left(eq).trimmed(), n);
-    }
+    for (const QString& item : splitList(poolSizes_->text()))
+        if (const auto size = parsePoolSize(item))
+            p.analysis.poolSizes.insert(size->first, size->second);
     p.analysis.thresholds.idleHoldingS = idleHolding_->value();
     p.analysis.thresholds.advisoryWaitS = advisoryWait_->value();
     p.analysis.thresholds.lockTableShare = lockTableShare_->value() / 100;
