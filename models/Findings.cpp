@@ -39,7 +39,7 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
     for (int i = 0; i < leases.rowCount(); ++i) {
         const auto& e = leases.entry(i);
         const LeaseRow& r = e.track.row;
-        if (leases.stateAt(i) == LeaseState::Stale && r.expiresAt) {
+        if (r.expiresAt && leases.stateAt(i, now) == LeaseState::Stale) {
             Finding f;
             f.kind = FindingKind::StaleLease;
             f.severity = 3;

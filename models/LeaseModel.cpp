@@ -90,7 +90,12 @@ double LeaseModel::dataAgeSeconds() const
 
 LeaseState LeaseModel::stateAt(int row) const
 {
-    return classifyLease(rows_[size_t(row)].track, serverNowEstimate(), policy_);
+    return stateAt(row, serverNowEstimate());
+}
+
+LeaseState LeaseModel::stateAt(int row, double now) const
+{
+    return classifyLease(rows_[size_t(row)].track, now, policy_);
 }
 
 std::array<int, kLeaseStateCount> LeaseModel::stateCounts() const

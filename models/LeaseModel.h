@@ -54,6 +54,8 @@ public:
     };
     const Entry& entry(int row) const { return rows_[size_t(row)]; }
     LeaseState stateAt(int row) const;
+    // With the caller's server-time estimate: one clock reading for a pass over every row.
+    LeaseState stateAt(int row, double now) const;
     std::array<int, kLeaseStateCount> stateCounts() const;
     bool clockSkewAt(int row) const; // writer's taken-at lies in the server's future
     int rowOfKey(const QString& key) const { return index_.value(key, -1); }

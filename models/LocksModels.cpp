@@ -31,35 +31,84 @@ int AdvisoryLockModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+const SessionRow& AdvisoryLockModel::Row::session() const
+{
+    static const SessionRow none;
+    return sessionRow ? *sessionRow : none;
+}
+
 QString AdvisoryLockModel::keyOf(const AdvisoryLockRow& l)
 {
-    return QStringLiteral("%1|%2|%3|%4|%5")
-        .arg(l.pid)
-        .arg(l.database, advisoryKeyText(l), l.mode, l.granted ? QStringLiteral("g") : QStringLiteral("w"));
+    // One allocation per lock (this runs for every lock of every refresh).
+    return QString::number(l.pid) + QLatin1Char('|') + l.database + QLatin1Char('|') +
+           (l.twoKeys ? QString::number(l.key1) + QLatin1Char(',') + QString::number(l.key2)
+                      : QString::number(l.key)) +
+           QLatin1Char('|') + l.mode + (l.granted ? QLatin1String("|g") : QLatin1String("|w"));
 }
 
 void AdvisoryLockModel::applySnapshot(const Snapshot& s)
 {
     if (!s.ok || !s.analysis)
         return;
-    std::vector<QString> keys;
-    std::vector<Row> rows;
-    keys.reserve(s.analysis->locks.size());
-    rows.reserve(s.analysis->locks.size());
-    for (const LockView& v : s.analysis->locks) {
+    const std::vector<LockView>& views = s.analysis->locks;
+    std::vector<std::shared_ptr<const SessionRow>> shared(s.sessions.size());
+    QHash<int, std::shared_ptr<const SessionRow>> sessions;
+    auto rowOf = [&](const LockView& v) {
         Row r;
         r.view = v;
         r.hasSession = v.session >= 0;
-        if (r.hasSession)
-            r.session = s.sessions[size_t(v.session)];
+        if (r.hasSession) {
+            auto& p = shared[size_t(v.session)];
+            if (!p) {
+                const SessionRow& now = s.sessions[size_t(v.session)];
+                const auto before = sessions_.constFind(now.pid);
+                p = before != sessions_.constEnd() && **before == now ? *before
+                                                                      : std::make_shared<const SessionRow>(now);
+                sessions.insert(now.pid, p);
+            }
+            r.sessionRow = p;
+        }
         r.serverNow = s.serverNow;
-        const QString key = keyOf(v.lock);
-        const int old = index_.value(key, -1);
-        r.firstSeen = old >= 0 ? rows_[size_t(old)].firstSeen : s.serverNow;
-        keys.push_back(key);
-        rows.push_back(std::move(r));
+        return r;
+    };
+
+    if (s.advisoryLocks.sharesStorageWith(lastLocks_) && lastOrder_.size() == views.size()) {
+        // The same pg_locks read as last time: same keys, same rows; only sessions and times move.
+        int lo = int(rows_.size()), hi = -1;
+        for (size_t i = 0; i < views.size(); ++i) {
+            const int at = lastOrder_[i];
+            Row r = rowOf(views[i]);
+            Row& old = rows_[size_t(at)];
+            r.firstSeen = old.firstSeen;
+            if (!(old == r)) {
+                lo = std::min(lo, at);
+                hi = std::max(hi, at);
+            }
+            old = std::move(r);
+        }
+        if (hi >= lo)
+            Q_EMIT dataChanged(index(lo, 0), index(hi, ColumnCount - 1));
+    } else {
+        std::vector<QString> keys;
+        std::vector<Row> rows;
+        keys.reserve(views.size());
+        rows.reserve(views.size());
+        for (const LockView& v : views) {
+            Row r = rowOf(v);
+            const QString key = keyOf(v.lock);
+            const int old = index_.value(key, -1);
+            r.firstSeen = old >= 0 ? rows_[size_t(old)].firstSeen : s.serverNow;
+            keys.push_back(key);
+            rows.push_back(std::move(r));
+        }
+        const std::vector<QString> order = keys; // shares the strings
+        applyKeyed(rows_, keys_, index_, std::move(keys), std::move(rows));
+        lastOrder_.resize(order.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            lastOrder_[i] = index_.value(order[i]);
+        lastLocks_ = s.advisoryLocks;
     }
-    applyKeyed(rows_, keys_, index_, std::move(keys), std::move(rows));
+    sessions_ = std::move(sessions);
     // Durations move every refresh even when nothing else changed.
     if (!rows_.empty())
         Q_EMIT dataChanged(index(0, Duration), index(rowCount() - 1, Transaction),
@@ -69,7 +118,7 @@ void AdvisoryLockModel::applySnapshot(const Snapshot& s)
 QString AdvisoryLockModel::display(const Row& r, int column) const
 {
     const AdvisoryLockRow& l = r.view.lock;
-    const SessionRow& s = r.session;
+    const SessionRow& s = r.session();
     const double now = r.serverNow;
     switch (column) {
     case Lock:
@@ -128,7 +177,7 @@ QVariant AdvisoryLockModel::data(const QModelIndex& idx, int role) const
         return display(r, idx.column());
     case Qt::ToolTipRole:
         if (idx.column() == Query)
-            return r.session.query;
+            return r.session().query;
         if (idx.column() == Lock && !r.view.collision.isEmpty())
             return QStringLiteral("key collision: %1 all hash to this key")
                 .arg(r.view.collision.join(QStringLiteral(", ")));

@@ -11,6 +11,7 @@
 #include <QHash>
 
 #include <functional>
+#include <memory>
 
 namespace lw {
 
@@ -49,14 +50,18 @@ public:
     struct Row
     {
         LockView view;
-        SessionRow session; // copy: the snapshot does not outlive the refresh
+        // One copy per session per refresh, shared by all its locks (the snapshot does not outlive
+        // the refresh; a session may hold thousands of locks).
+        std::shared_ptr<const SessionRow> sessionRow;
         bool hasSession = false;
         double serverNow = 0;
         double firstSeen = 0; // server time the console first saw this lock
+        const SessionRow& session() const;
         bool operator==(const Row& o) const
         {
             return view.lock == o.view.lock && view.name == o.view.name && view.finding == o.view.finding &&
-                   session == o.session && hasSession == o.hasSession;
+                   hasSession == o.hasSession &&
+                   (sessionRow == o.sessionRow || (sessionRow && o.sessionRow && *sessionRow == *o.sessionRow));
         }
     };
     const Row& row(int r) const { return rows_[size_t(r)]; }
@@ -68,6 +73,13 @@ private:
     std::vector<Row> rows_;
     std::vector<QString> keys_;
     QHash<QString, int> index_;
+    // The previous refresh's session copies by pid: an unchanged session keeps its pointer, so
+    // comparing a row costs a pointer compare, not a session compare per lock.
+    QHash<int, std::shared_ptr<const SessionRow>> sessions_;
+    // The pg_locks read last applied, and where each of its locks sits in rows_: a refresh that
+    // reuses that read (pg_locks read every N) updates those rows without keying them again.
+    CowVector<AdvisoryLockRow> lastLocks_;
+    std::vector<int> lastOrder_;
 };
 
 // Tree: root blockers first, the sessions waiting behind each as children.

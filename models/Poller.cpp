@@ -24,6 +24,29 @@ QString toString(const PGresult* r, int row, int col)
     return QString::fromUtf8(PQgetvalue(r, row, col), PQgetlength(r, row, col));
 }
 
+// A column with few distinct values (a database name, a lock mode) over thousands of rows: one
+// shared QString per value instead of one allocation per row.
+class Interned
+{
+public:
+    const QString& at(const PGresult* r, int row, int col)
+    {
+        const char* v = PQgetvalue(r, row, col);
+        const int len = PQgetlength(r, row, col);
+        if (!valid_ || len != bytes_.size() || std::memcmp(v, bytes_.constData(), size_t(len)) != 0) {
+            bytes_ = QByteArray(v, len);
+            value_ = QString::fromUtf8(bytes_);
+            valid_ = true;
+        }
+        return value_;
+    }
+
+private:
+    bool valid_ = false;
+    QByteArray bytes_;
+    QString value_;
+};
+
 std::optional<double> optDouble(const PGresult* r, int row, int col)
 {
     if (PQgetisnull(r, row, col))
@@ -288,6 +311,7 @@ bool Poller::ensureConnected(pg::PgError& err)
     leaseTableChecked_ = false;
     hashCache_.clear(); // hashtext() may differ between servers (version, collation)
     keyNames_.reset();
+    keyCollisions_.reset();
     leaseCache_.reset(); // another server, maybe: every lease is read afresh (and hashed)
     haveLocks_ = false;
     return true;
@@ -310,6 +334,7 @@ void Poller::addHashes(const PGresult* r)
         (*names)[it.value()] << it.key();
     for (auto& list : *names)
         list.sort();
+    keyCollisions_ = std::make_shared<const KeyNames>(keyCollisions(*names));
     keyNames_ = std::move(names);
 }
 
@@ -484,9 +509,12 @@ Snapshot Poller::refreshOnce()
 
     if (hashIdx >= 0)
         addHashes(res[size_t(hashIdx)].result.get());
-    if (!keyNames_)
+    if (!keyNames_) {
         keyNames_ = std::make_shared<KeyNames>();
+        keyCollisions_ = std::make_shared<KeyNames>();
+    }
     s.keyNames = keyNames_;
+    s.keyCollisions = keyCollisions_;
     lastServerNow_ = s.serverNow;
 
     if (readLeases) {
@@ -503,7 +531,7 @@ Snapshot Poller::refreshOnce()
         s.leasesError = leaseTableError_;
     }
     s.decodeMs = std::chrono::duration<double, std::milli>(pg::Clock::now() - t1).count();
-    s.analysis = std::make_shared<const Analysis>(analyze(s, *s.keyNames, cfg_.analysis));
+    s.analysis = std::make_shared<const Analysis>(analyze(s, cfg_.analysis));
     s.ok = true;
     return s;
 }
@@ -513,12 +541,13 @@ void Poller::decodeLocks(const PGresult* r, Snapshot& s)
     const int n = PQntuples(r);
     s.cluster.lockTableEntries = n;
     s.cluster.totalLocks = n;
+    Interned database, mode;
     for (int i = 0; i < n; ++i) {
         if (PQgetvalue(r, i, 0)[0] != 't')
             continue; // another lock type: counted, not shown
         AdvisoryLockRow l;
         l.pid = int(toDouble(r, i, 1));
-        l.database = toString(r, i, 2);
+        l.database = database.at(r, i, 2);
         const qint64 classid = qint64(std::strtoll(PQgetvalue(r, i, 3), nullptr, 10));
         const qint64 objid = qint64(std::strtoll(PQgetvalue(r, i, 4), nullptr, 10));
         l.twoKeys = toDouble(r, i, 5) == 2;
@@ -528,7 +557,7 @@ void Poller::decodeLocks(const PGresult* r, Snapshot& s)
         } else {
             l.key = qint64((quint64(classid) << 32) | quint64(quint32(objid)));
         }
-        l.mode = toString(r, i, 6);
+        l.mode = mode.at(r, i, 6);
         l.granted = PQgetvalue(r, i, 7)[0] == 't';
         l.waitStart = optDouble(r, i, 8);
         l.inMonitoredDb = PQgetvalue(r, i, 9)[0] == 't';

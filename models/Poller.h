@@ -127,6 +127,7 @@ private:
     std::optional<pg::PgError> leaseTableError_; // from the check at connect
     QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server
     std::shared_ptr<const KeyNames> keyNames_;   // key -> names, rebuilt when the cache grows
+    std::shared_ptr<const KeyNames> keyCollisions_; // the keys of keyNames_ with several names
     QStringList namesToHash_; // lease names not yet considered for hashing (new since the last read)
     struct LeaseCache;
     std::unique_ptr<LeaseCache> leaseCache_;

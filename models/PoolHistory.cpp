@@ -77,7 +77,7 @@ std::optional<ClusterSample> PoolHistory::lastCluster() const
     return cluster_.fine().back();
 }
 
-void PoolHistory::addGroups(GroupBy by, const Snapshot& s, const QHash<int, QStringList>& held)
+void PoolHistory::addGroups(GroupBy by, const Snapshot& s, const QHash<int, HeldLocks>& held)
 {
     AnalysisConfig cfg = cfg_;
     cfg.groupBy = by;
@@ -108,6 +108,7 @@ void PoolHistory::addGroups(GroupBy by, const Snapshot& s, const QHash<int, QStr
         c.total = c.active = c.idle = c.idleInTransaction = c.waitingOnLock = c.idleHoldingAdvisory = 0;
         c.pinned = false;
         c.pinnedLockNames.clear();
+        c.pinnedLocks = 0;
         c.pinnedForS = 0;
     }
     // Forget groups gone for longer than the fine tier reaches (nothing left to draw in the last
@@ -143,8 +144,8 @@ void PoolHistory::add(const Snapshot& s)
         startedAt_ = t;
     haveSamples_ = true;
     lastTime_ = t;
-    const QHash<int, QStringList> held =
-        s.analysis ? heldLockNamesByPid(s.analysis->locks) : QHash<int, QStringList>();
+    const QHash<int, HeldLocks> held =
+        s.analysis ? heldLocksByPid(s.analysis->locks) : QHash<int, HeldLocks>();
     for (GroupBy by : kGroupings)
         addGroups(by, s, held);
 

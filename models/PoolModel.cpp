@@ -99,7 +99,7 @@ QVariant PoolModel::data(const QModelIndex& index, int role) const
                       "connection.")
                 .arg(g.idleHoldingAdvisory)
                 .arg(g.poolSize.value_or(g.total))
-                .arg(g.pinnedLockNames.join(QStringLiteral(", ")));
+                .arg(lockNamesText(g.pinnedLockNames, g.pinnedLocks));
         if (g.total == 0)
             return tr("No connection now; kept for its history.");
     }

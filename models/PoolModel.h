@@ -43,7 +43,8 @@ public:
                    group.waitingOnLock == o.group.waitingOnLock &&
                    group.idleHoldingAdvisory == o.group.idleHoldingAdvisory &&
                    group.poolSize == o.group.poolSize && group.pinned == o.group.pinned &&
-                   group.pinnedLockNames == o.group.pinnedLockNames;
+                   group.pinnedLockNames == o.group.pinnedLockNames &&
+                   group.pinnedLocks == o.group.pinnedLocks;
         }
     };
     // Groups in display order; rows are matched by key (no reset: the selection survives).

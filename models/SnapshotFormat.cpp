@@ -109,6 +109,7 @@ QJsonObject locksJson(const Snapshot& s)
             o[QStringLiteral("pool_size")] = g.poolSize ? QJsonValue(*g.poolSize) : QJsonValue::Null;
             o[QStringLiteral("pinned")] = g.pinned;
             o[QStringLiteral("pinned_by")] = QJsonArray::fromStringList(g.pinnedLockNames);
+            o[QStringLiteral("pinned_locks")] = g.pinnedLocks; // pinned_by names the first few of each
             groups.append(o);
         }
         const BlockingForest& f = s.analysis->blocking;
@@ -166,7 +167,7 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const st
     for (int i = 0; i < leases.rowCount(); ++i) {
         const auto& e = leases.entry(i);
         const LeaseRow& r = e.track.row;
-        const LeaseState st = leases.stateAt(i);
+        const LeaseState st = leases.stateAt(i, now);
         QJsonObject o;
         o[QStringLiteral("name")] = r.name;
         o[QStringLiteral("holder")] = r.holder ? QJsonValue(*r.holder) : QJsonValue::Null;

@@ -172,7 +172,7 @@ void LocksView::signalBackend(int pid, bool terminate, bool confirm)
         const auto& row = m->row(r);
         if (row.view.lock.pid != pid)
             continue;
-        app = row.session.applicationName;
+        app = row.session().applicationName;
         if (row.view.lock.granted)
             held << (row.view.name.isEmpty() ? advisoryKeyText(row.view.lock) : row.view.name);
     }

@@ -65,7 +65,7 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
         for (int r = 0; r < m->rowCount(); ++r) {
             const auto& row = m->row(r);
             if (row.view.lock.granted && row.hasSession && row.view.idleForS > idle &&
-                groupKey(row.session, monitor_->config().analysis.groupBy) == group) {
+                groupKey(row.session(), monitor_->config().analysis.groupBy) == group) {
                 pid = row.view.lock.pid;
                 idle = row.view.idleForS;
             }

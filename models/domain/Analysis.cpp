@@ -181,17 +181,35 @@ BlockingForest buildForest(const Snapshot& s)
 }
 } // namespace
 
-QHash<int, QStringList> heldLockNamesByPid(const std::vector<LockView>& locks)
+QHash<int, HeldLocks> heldLocksByPid(const std::vector<LockView>& locks)
 {
-    QHash<int, QStringList> out;
-    for (const LockView& v : locks)
-        if (v.lock.granted)
-            out[v.lock.pid] << (v.name.isEmpty() ? advisoryKeyText(v.lock) : v.name);
+    QHash<int, HeldLocks> out;
+    HeldLocks* cur = nullptr; // a session's locks are usually adjacent in pg_locks
+    int curPid = 0;
+    for (const LockView& v : locks) {
+        if (!v.lock.granted)
+            continue;
+        if (!cur || v.lock.pid != curPid) {
+            cur = &out[v.lock.pid];
+            curPid = v.lock.pid;
+        }
+        ++cur->count;
+        if (cur->names.size() < kLockNamesShown)
+            cur->names << (v.name.isEmpty() ? advisoryKeyText(v.lock) : v.name);
+    }
     return out;
 }
 
+QString lockNamesText(const QStringList& names, int total)
+{
+    QString text = names.join(QStringLiteral(", "));
+    if (total > names.size())
+        text += QStringLiteral(" and %1 more").arg(total - names.size());
+    return text;
+}
+
 std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cfg,
-                                     const QHash<int, QStringList>& heldNamesByPid)
+                                     const QHash<int, HeldLocks>& heldByPid)
 {
     const Thresholds& th = cfg.thresholds;
     std::vector<PoolGroup> groups;
@@ -215,14 +233,16 @@ std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cf
         }
         PoolGroup& g = groups[size_t(gi)];
         ++g.total;
-        const bool holds = heldNamesByPid.contains(row.pid);
+        const auto held = heldByPid.constFind(row.pid);
+        const bool holds = held != heldByPid.constEnd();
         if (row.waitEventType == QLatin1String("Lock"))
             ++g.waitingOnLock;
         else if (row.state == QLatin1String("active"))
             ++g.active;
         else if (isIdle(row) && holds) {
             ++g.idleHoldingAdvisory;
-            g.pinnedLockNames << heldNamesByPid.value(row.pid);
+            g.pinnedLockNames << held->names;
+            g.pinnedLocks += held->count;
             if (row.stateChange)
                 g.pinnedForS = std::min(g.pinnedForS, s.serverNow - *row.stateChange);
         } else if (row.state == QLatin1String("idle"))
@@ -248,8 +268,19 @@ std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cf
     return groups;
 }
 
-Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig& cfg)
+KeyNames keyCollisions(const KeyNames& names)
 {
+    KeyNames out;
+    for (auto it = names.constBegin(); it != names.constEnd(); ++it)
+        if (it->size() > 1)
+            out.insert(it.key(), *it);
+    return out;
+}
+
+Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg)
+{
+    static const KeyNames noNames;
+    const KeyNames& names = s.keyNames ? *s.keyNames : noNames;
     Analysis a;
     const Thresholds& th = cfg.thresholds;
     QHash<int, int> byPid; // pid -> index into s.sessions
@@ -261,33 +292,44 @@ Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig&
     };
 
     // Advisory locks with their sessions, names and per-row findings.
-    QHash<int, QStringList> heldNamesByPid;
     QHash<qint64, std::vector<int>> holdersByKey; // for "waiting behind whom"
     auto lockId = [](const AdvisoryLockRow& l) {
         return l.twoKeys ? (qint64(l.key1) << 32) ^ qint64(quint32(l.key2)) ^ (qint64(1) << 62) : l.key;
     };
-    for (const AdvisoryLockRow& l : s.advisoryLocks)
-        if (l.granted)
-            holdersByKey[lockId(l)].push_back(l.pid);
+    // Only waiters ask who holds their key: no index of every held lock when nobody waits.
+    if (std::any_of(s.advisoryLocks.begin(), s.advisoryLocks.end(),
+                    [](const AdvisoryLockRow& l) { return !l.granted; }))
+        for (const AdvisoryLockRow& l : s.advisoryLocks)
+            if (l.granted)
+                holdersByKey[lockId(l)].push_back(l.pid);
+    // Per session, not per lock: a session holding 5 000 locks has one idle text, shared.
+    QHash<int, QString> idleFindingByPid;
+    const QString sessionLevelFinding = QStringLiteral("session-level lock (held with no transaction open)");
+    a.locks.reserve(s.advisoryLocks.size());
     for (const AdvisoryLockRow& l : s.advisoryLocks) {
         LockView v;
         v.lock = l;
         v.session = byPid.value(l.pid, -1);
-        const SessionRow* vs = sessionOf(l.pid);
+        const SessionRow* vs = v.session < 0 ? nullptr : &s.sessions[size_t(v.session)];
         v.name = resolveLockName(l, names, &v.collision);
-        if (vs && vs->stateChange && isIdle(*vs))
+        const bool idle = vs && isIdle(*vs);
+        if (idle && vs->stateChange)
             v.idleForS = s.serverNow - *vs->stateChange;
         if (l.granted && vs && vs->state == QLatin1String("idle"))
             v.sessionLevel = true; // no open transaction: a transaction-level lock would be gone
-        const QString label = v.name.isEmpty() ? advisoryKeyText(l) : v.name;
         if (l.granted) {
-            heldNamesByPid[l.pid] << label;
-            if (v.idleForS > th.idleHoldingS)
-                v.finding = QStringLiteral("idle %1 holding this lock: the connection is out of its pool")
-                                .arg(formatDuration(v.idleForS));
-            else if (v.sessionLevel)
-                v.finding = QStringLiteral("session-level lock (held with no transaction open)");
+            if (v.idleForS > th.idleHoldingS) {
+                auto it = idleFindingByPid.find(l.pid);
+                if (it == idleFindingByPid.end())
+                    it = idleFindingByPid.insert(
+                        l.pid, QStringLiteral("idle %1 holding this lock: the connection is out of its pool")
+                                   .arg(formatDuration(v.idleForS)));
+                v.finding = *it;
+            } else if (v.sessionLevel) {
+                v.finding = sessionLevelFinding;
+            }
         } else {
+            const QString label = v.name.isEmpty() ? advisoryKeyText(l) : v.name;
             const double waited = l.waitStart ? s.serverNow - *l.waitStart : -1;
             QStringList holders;
             for (int h : holdersByKey.value(lockId(l)))
@@ -318,6 +360,8 @@ Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig&
         a.locks.push_back(std::move(v));
     }
 
+    const QHash<int, HeldLocks> heldByPid = heldLocksByPid(a.locks);
+
     // Idle sessions holding advisory locks (one finding per session, not per lock).
     QSet<int> reportedIdle;
     for (const LockView& v : a.locks) {
@@ -337,8 +381,8 @@ Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig&
                       .arg(vs->applicationName,
                            vs->clientAddr.isEmpty() ? QString() : QStringLiteral(" on ") + vs->clientAddr,
                            vs->state, formatDuration(v.idleForS),
-                           heldNamesByPid.value(v.lock.pid).size() > 1 ? QStringLiteral("s") : QString(),
-                           heldNamesByPid.value(v.lock.pid).join(QStringLiteral(", ")));
+                           heldByPid.value(v.lock.pid).count > 1 ? QStringLiteral("s") : QString(),
+                           lockNamesText(heldByPid.value(v.lock.pid).names, heldByPid.value(v.lock.pid).count));
         f.explanation =
             QStringLiteral("An idle connection that holds a session-level advisory lock is taken out "
                            "of its pool until it unlocks or disconnects.");
@@ -348,7 +392,7 @@ Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig&
     }
 
     // Pools: every session grouped into a client instance.
-    a.groups = groupSessions(s, cfg, heldNamesByPid);
+    a.groups = groupSessions(s, cfg, heldByPid);
     // No noise: a pinned pool is one finding, not one more per pinned session.
     QSet<QString> pinnedGroups;
     for (const PoolGroup& g : a.groups)
@@ -376,7 +420,7 @@ Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig&
                 .arg(g.key)
                 .arg(g.idleHoldingAdvisory)
                 .arg(size)
-                .arg(g.pinnedLockNames.join(QStringLiteral(", ")), formatDuration(g.pinnedForS));
+                .arg(lockNamesText(g.pinnedLockNames, g.pinnedLocks), formatDuration(g.pinnedForS));
         f.explanation =
             QStringLiteral("Every connection of this instance's pool is pinned by a session-level "
                            "advisory lock on an idle backend; work that needs a connection waits "
@@ -434,10 +478,8 @@ Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig&
     }
 
     // Collisions among the known candidate names.
-    for (auto it = names.constBegin(); it != names.constEnd(); ++it) {
-        if (it->size() < 2)
-            continue;
-        a.collisions.insert(it.key(), *it);
+    a.collisions = s.keyCollisions ? *s.keyCollisions : keyCollisions(names);
+    for (auto it = a.collisions.constBegin(); it != a.collisions.constEnd(); ++it) {
         Finding f;
         f.kind = FindingKind::KeyCollision;
         f.severity = 2;

@@ -48,7 +48,9 @@ struct PoolGroup
     int idleHoldingAdvisory =
         0; // the pinned ones (idle or idle in transaction, holding a granted advisory lock)
     std::optional<int> poolSize; // configured in the profile
-    QStringList pinnedLockNames; // resolved names (or keys) of the locks pinning connections
+    QStringList pinnedLockNames; // resolved names (or keys) of the locks pinning connections, sorted:
+                                 // the first kLockNamesShown of each pinned session
+    int pinnedLocks = 0;         // how many locks pin them (pinnedLockNames may show fewer)
     double pinnedForS = 0;       // the shortest idle time among pinned connections
     bool pinned = false;
 };
@@ -127,14 +129,28 @@ struct Analysis
     int connectionBudget = 0; // max_connections - superuser_reserved_connections
 };
 
-Analysis analyze(const Snapshot& s, const KeyNames& names, const AnalysisConfig& cfg);
+// Resolves lock keys with s.keyNames (none when null) and reports s.keyCollisions (found in
+// s.keyNames when null: the poller keeps them, so a refresh does not walk every known name).
+Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg);
+// The keys with more than one candidate name.
+KeyNames keyCollisions(const KeyNames& names);
 
-// pid → names (or keys) of the advisory locks it holds, from resolved locks.
-QHash<int, QStringList> heldLockNamesByPid(const std::vector<LockView>& locks);
+// The advisory locks one session holds: the names (or keys) of the first few, in pg_locks order,
+// and how many. One session may hold tens of thousands (incident 3); nobody reads that list.
+inline constexpr int kLockNamesShown = 8;
+struct HeldLocks
+{
+    QStringList names; // at most kLockNamesShown
+    int count = 0;
+};
+// pid → the granted advisory locks it holds, from resolved locks.
+QHash<int, HeldLocks> heldLocksByPid(const std::vector<LockView>& locks);
+// "a, b, c" or "a, b, c and 4 997 more".
+QString lockNamesText(const QStringList& names, int total);
 // Sessions grouped into client instances (or by application, user, database) with their states;
 // `pinned` and the pinned lock names follow cfg's thresholds and pool sizes.
 std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cfg,
-                                     const QHash<int, QStringList>& heldNamesByPid);
+                                     const QHash<int, HeldLocks>& heldByPid);
 
 // Deadlocks per minute from two samples of pg_stat_database.deadlocks; nullopt across a reset.
 std::optional<double> deadlockRate(qint64 before, qint64 after, double seconds);

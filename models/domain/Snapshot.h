@@ -88,6 +88,8 @@ public:
 
     size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
+    // The same storage (a copy neither side has written to since): equal without reading a row.
+    bool sharesStorageWith(const CowVector& o) const { return size_ == o.size_ && chunks_ == o.chunks_; }
     const T& operator[](size_t i) const { return (*chunks_[i >> kShift])[i & (kChunk - 1)]; }
     T& operator[](size_t i) { return (*writable(i >> kShift))[i & (kChunk - 1)]; }
     const T& at(size_t i) const { return operator[](i); }
@@ -284,6 +286,8 @@ struct Snapshot
     std::shared_ptr<const LeaseDelta> leaseDelta; // null: compare every row
     // Advisory key -> candidate names (hashtext() on this server); shared, immutable, cached.
     std::shared_ptr<const QHash<qint64, QStringList>> keyNames;
+    // The keys of keyNames with more than one name, kept with it (null: analyze() finds them).
+    std::shared_ptr<const QHash<qint64, QStringList>> keyCollisions;
     // What the refresh means (resolved locks, pools, blocking forest, findings), computed on the
     // polling thread from this snapshot.
     std::shared_ptr<const Analysis> analysis;

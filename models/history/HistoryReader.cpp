@@ -270,7 +270,7 @@ bool HistoryReader::fillSnapshot(const Refresh& r, Snapshot& s, qint64& cachedSt
     s.leasesError = stateCache.leasesError;
     s.error = stateCache.error;
     s.keyNames = namesCache ? namesCache : std::make_shared<const KeyNames>();
-    s.analysis = std::make_shared<const Analysis>(analyze(s, *s.keyNames, analysis_));
+    s.analysis = std::make_shared<const Analysis>(analyze(s, analysis_));
     return true;
 }
 

@@ -186,9 +186,15 @@ std::vector<Target> judge(const std::vector<PointResult>& points)
                 ratio(median(column(*l100k, &Sample::clientMs)), median(column(*l10k, &Sample::clientMs)));
             const double gw = ratio(median(column(*l100k, &Sample::endToEndMs)),
                                     median(column(*l10k, &Sample::endToEndMs)));
+            // The same growth of the floor and of the raw decode, for reference: what PostgreSQL and
+            // libpq themselves do on this machine between the two points (caches, a noisy host).
+            const double gf =
+                ratio(median(column(*l100k, &Sample::floorMs)), median(column(*l10k, &Sample::floorMs)));
+            const double gr =
+                ratio(median(column(*l100k, &Sample::rawMs)), median(column(*l10k, &Sample::rawMs)));
             r.pass = std::isfinite(gs) && std::isfinite(gc) && gs <= kMaxGrowth && gc <= kMaxGrowth;
-            r.detail =
-                QStringLiteral("server %1x, client %2x (end to end %3x)").arg(num(gs), num(gc), num(gw));
+            r.detail = QStringLiteral("server %1x (floor %4x), client %2x (raw decode %5x) (end to end %3x)")
+                           .arg(num(gs), num(gc), num(gw), num(gf), num(gr));
         }
         t.push_back(r);
     }

@@ -301,7 +301,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
         {
             // analyze() ran inside refreshOnce after decodeMs was taken; it is pure: time it again.
             const auto ta = Clock::now();
-            const Analysis again = analyze(s, *s.keyNames, cfg.analysis);
+            const Analysis again = analyze(s, cfg.analysis);
             smp.analyzeMs = msSince(ta);
             sink = sink + qint64(again.findings.size());
         }

@@ -129,10 +129,10 @@ private Q_SLOTS:
         int resolved = 0;
         for (int r = 0; r < m.locks()->rowCount(); ++r) {
             const auto& row = m.locks()->row(r);
-            if (row.session.applicationName != "billing-api-c" || !row.view.lock.granted)
+            if (row.session().applicationName != "billing-api-c" || !row.view.lock.granted)
                 continue;
             QVERIFY(row.view.name.startsWith("hashtext('billing-job-"));
-            QCOMPARE(row.session.state, QStringLiteral("idle"));
+            QCOMPARE(row.session().state, QStringLiteral("idle"));
             QVERIFY(row.view.sessionLevel);
             ++resolved;
         }

@@ -3,6 +3,7 @@
 // computed), with leases, sessions, advisory locks and key names under the test's control.
 #include "domain/Analysis.h"
 #include "domain/Snapshot.h"
+#include "../support/DomainRows.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>
@@ -75,20 +76,8 @@ inline Snapshot makeSnapshot(const SnapshotSpec& sp, const AnalysisConfig& cfg =
     s.advisoryLocks = sp.locks;
     s.leases = sp.leases;
     s.keyNames = sp.keyNames ? sp.keyNames : std::make_shared<const KeyNames>();
-    s.analysis = std::make_shared<const Analysis>(analyze(s, *s.keyNames, cfg));
+    s.analysis = std::make_shared<const Analysis>(analyze(s, cfg));
     return s;
-}
-
-inline AdvisoryLockRow advisoryLock(int pid, qint64 key, bool granted = true)
-{
-    AdvisoryLockRow l;
-    l.pid = pid;
-    l.database = QStringLiteral("app");
-    l.inMonitoredDb = true;
-    l.key = key;
-    l.mode = QStringLiteral("ExclusiveLock");
-    l.granted = granted;
-    return l;
 }
 
 // A read-only look at a store with plain SQL (row counts), closed on destruction.

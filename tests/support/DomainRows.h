@@ -1,0 +1,32 @@
+#pragma once
+// Hand-built rows of a refresh, for tests of the pure domain code, the models and the history.
+#include "domain/Snapshot.h"
+
+namespace lw::test {
+
+inline AdvisoryLockRow advisoryLock(int pid, qint64 key, bool granted = true)
+{
+    AdvisoryLockRow l;
+    l.pid = pid;
+    l.database = QStringLiteral("app");
+    l.inMonitoredDb = true;
+    l.key = key;
+    l.mode = QStringLiteral("ExclusiveLock");
+    l.granted = granted;
+    return l;
+}
+
+// A client backend of database "app", in `state` since `stateChange` (server time).
+inline SessionRow sessionRow(int pid, const QString& app, const QString& state, double stateChange)
+{
+    SessionRow s;
+    s.pid = pid;
+    s.database = QStringLiteral("app");
+    s.user = QStringLiteral("app");
+    s.applicationName = app;
+    s.state = state;
+    s.stateChange = stateChange;
+    return s;
+}
+
+} // namespace lw::test

@@ -1,0 +1,127 @@
+// What analyze() makes of a hand-built refresh: sessions holding thousands of advisory locks
+// (incident 3) are summed up, not listed; key collisions come from the poller's kept list.
+#include "domain/Analysis.h"
+#include "../support/DomainRows.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace lw;
+
+namespace {
+
+constexpr double kNow = 1'800'000'000.0;
+
+SessionRow idleSession(int pid, const QString& app, double idleForS)
+{
+    return test::sessionRow(pid, app, QStringLiteral("idle"), kNow - idleForS);
+}
+
+Snapshot refresh(int locks, const KeyNames& names = {})
+{
+    Snapshot s;
+    s.ok = true;
+    s.serverNow = kNow;
+    s.cluster.maxConnections = 100;
+    s.cluster.maxLocksPerTransaction = 64;
+    s.sessions.push_back(idleSession(101, QStringLiteral("batch"), 60));
+    for (int k = 1; k <= locks; ++k)
+        s.advisoryLocks.push_back(test::advisoryLock(101, k));
+    s.keyNames = std::make_shared<const KeyNames>(names);
+    return s;
+}
+
+const Finding* findingOf(const Analysis& a, FindingKind kind)
+{
+    const auto it = std::find_if(a.findings.begin(), a.findings.end(),
+                                 [&](const Finding& f) { return f.kind == kind; });
+    return it == a.findings.end() ? nullptr : &*it;
+}
+
+} // namespace
+
+class TestAnalysis : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    // The idle-holding finding names the first few locks and counts the rest; so does a pinned pool.
+    void manyLocksAreCountedNotListed_data()
+    {
+        QTest::addColumn<int>("locks");
+        QTest::addColumn<bool>("poolOfOne");
+        QTest::addColumn<QString>("listed");
+        QTest::newRow("3 locks") << 3 << false << "1, 2, 3";
+        QTest::newRow("8 locks") << 8 << false << "1, 2, 3, 4, 5, 6, 7, 8";
+        QTest::newRow("20 000 locks") << 20000 << false << "1, 2, 3, 4, 5, 6, 7, 8 and 19992 more";
+        QTest::newRow("20 000 locks, pinned pool") << 20000 << true
+                                                   << "1, 2, 3, 4, 5, 6, 7, 8 and 19992 more";
+    }
+    void manyLocksAreCountedNotListed()
+    {
+        QFETCH(int, locks);
+        QFETCH(bool, poolOfOne);
+        QFETCH(QString, listed);
+        AnalysisConfig cfg;
+        if (poolOfOne)
+            cfg.poolSizes.insert(QStringLiteral("batch"), 1);
+        const Analysis a = analyze(refresh(locks), cfg);
+
+        QCOMPARE(int(a.locks.size()), locks);
+        for (const LockView& v : a.locks)
+            QVERIFY2(v.finding.startsWith(QLatin1String("idle 1 min")), qPrintable(v.finding));
+        QCOMPARE(int(a.groups.size()), 1);
+        const PoolGroup& g = a.groups.front();
+        QCOMPARE(g.pinnedLocks, locks);
+        QCOMPARE(int(g.pinnedLockNames.size()), std::min(locks, kLockNamesShown));
+        QCOMPARE(g.pinned, poolOfOne);
+
+        // A pinned pool is one finding; otherwise the session is.
+        const Finding* idle = findingOf(a, FindingKind::IdleHoldingAdvisory);
+        const Finding* pinned = findingOf(a, FindingKind::PoolPinned);
+        QCOMPARE(idle != nullptr, !poolOfOne);
+        QCOMPARE(pinned != nullptr, poolOfOne);
+        const Finding* f = poolOfOne ? pinned : idle;
+        QVERIFY2(f->title.contains(listed), qPrintable(f->title));
+        QVERIFY2(f->title.size() < 400, qPrintable(f->title));
+    }
+
+    void heldLocksByPidCountsEveryLock()
+    {
+        Snapshot s = refresh(30);
+        s.sessions.push_back(idleSession(202, QStringLiteral("other"), 5));
+        s.advisoryLocks.push_back(test::advisoryLock(202, 7));
+        s.advisoryLocks.push_back(test::advisoryLock(202, 1, false)); // waits behind 101: not held
+        const QHash<int, HeldLocks> held = heldLocksByPid(analyze(s, {}).locks);
+        QCOMPARE(held.value(101).count, 30);
+        QCOMPARE(held.value(101).names.size(), kLockNamesShown);
+        QCOMPARE(held.value(202).count, 1);
+        QCOMPARE(held.value(202).names, QStringList{QStringLiteral("7")});
+        QCOMPARE(lockNamesText({QStringLiteral("a"), QStringLiteral("b")}, 2), QStringLiteral("a, b"));
+        QCOMPARE(lockNamesText({QStringLiteral("a"), QStringLiteral("b")}, 5),
+                 QStringLiteral("a, b and 3 more"));
+    }
+
+    // Collisions are those the snapshot carries (the poller keeps them as it learns names); a
+    // snapshot without them (a recorded one) has them found in its names.
+    void collisionsComeWithTheNames()
+    {
+        KeyNames names;
+        names.insert(42, {QStringLiteral("report-1"), QStringLiteral("report-2")});
+        names.insert(43, {QStringLiteral("sweep")});
+        QCOMPARE(keyCollisions(names).keys(), QList<qint64>{42});
+
+        Snapshot s = refresh(1, names);
+        const Finding* found = findingOf(analyze(s, {}), FindingKind::KeyCollision);
+        QVERIFY(found);
+        QVERIFY2(found->title.contains(QLatin1String("report-1 and report-2")), qPrintable(found->title));
+
+        s.keyCollisions = std::make_shared<const KeyNames>(keyCollisions(names));
+        QVERIFY(findingOf(analyze(s, {}), FindingKind::KeyCollision));
+        s.keyCollisions = std::make_shared<const KeyNames>(); // the poller knows of none
+        QVERIFY(!findingOf(analyze(s, {}), FindingKind::KeyCollision));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAnalysis)
+#include "tst_analysis.moc"
