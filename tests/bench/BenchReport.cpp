@@ -129,7 +129,7 @@ std::vector<double> stmtColumn(const PointResult& p, bool console, const QString
     return out;
 }
 
-std::vector<Target> judge(const std::vector<PointResult>& points)
+std::vector<Target> judge(const std::vector<PointResult>& points, const std::optional<GrowthPair>& pair)
 {
     std::vector<Target> t;
     {
@@ -195,6 +195,17 @@ std::vector<Target> judge(const std::vector<PointResult>& points)
             r.pass = std::isfinite(gs) && std::isfinite(gc) && gs <= kMaxGrowth && gc <= kMaxGrowth;
             r.detail = QStringLiteral("server %1x (floor %4x), client %2x (raw decode %5x) (end to end %3x)")
                            .arg(num(gs), num(gc), num(gw), num(gf), num(gr));
+        }
+        if (pair && !pair->smallServerMs.empty() && !pair->largeServerMs.empty()) {
+            // Judged on the interleaved refreshes; the separate points stay in the detail.
+            const double gs = ratio(median(pair->largeServerMs), median(pair->smallServerMs));
+            const double gc = ratio(median(pair->largeClientMs), median(pair->smallClientMs));
+            r.pass = std::isfinite(gs) && std::isfinite(gc) && gs <= kMaxGrowth && gc <= kMaxGrowth;
+            r.detail = QStringLiteral("interleaved %1/%2-lease refreshes: server %3x, client %4x; separate "
+                                      "points: %5")
+                           .arg(pair->small)
+                           .arg(pair->large)
+                           .arg(num(gs), num(gc), r.detail);
         }
         t.push_back(r);
     }

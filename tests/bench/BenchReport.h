@@ -83,7 +83,17 @@ double p95(std::vector<double> v); // nearest rank
 std::vector<double> column(const PointResult& p, double Sample::*field);
 std::vector<double> stmtColumn(const PointResult& p, bool console, const QString& kind);
 
-std::vector<Target> judge(const std::vector<PointResult>& points);
+// Refreshes of a small and a large leases table taken in turn, under the same machine conditions:
+// a shared host's drift between two scale points (measured tens of seconds apart) stays out of
+// the growth ratio.
+struct GrowthPair
+{
+    int small = 0, large = 0; // leases
+    std::vector<double> smallServerMs, largeServerMs, smallClientMs, largeClientMs;
+};
+
+std::vector<Target> judge(const std::vector<PointResult>& points,
+                          const std::optional<GrowthPair>& pair = std::nullopt);
 
 struct RunInfo
 {

@@ -1,5 +1,6 @@
 #include "BenchWorkload.h"
 
+#include <algorithm>
 #include <poll.h>
 
 #include <chrono>
@@ -137,18 +138,48 @@ void Workload::setLeases(int n)
     renewCursor_ = 0;
 }
 
-void Workload::renewSome()
+void Workload::addSmallTable(int n)
 {
-    if (leases_ <= 0)
-        return;
-    const int slice = std::max(1, leases_ / 100);
-    const int from = (renewCursor_ * slice) % leases_ + 1;
-    ++renewCursor_;
+    dropSmallTable();
+    execOrThrow(writer_.get(), "CREATE TABLE public.leases_small (LIKE public.leases INCLUDING ALL)");
     execOrThrow(writer_.get(),
-                "UPDATE public.leases SET expires_at = now() + interval '600 s' "
+                "INSERT INTO public.leases_small SELECT * FROM public.leases "
+                "WHERE name <= 'lease-' || lpad($1::text, 6, '0')",
+                {QByteArray::number(n)});
+    for (const char* role : {kConsoleRole, kFloorRole, kRawRole})
+        execOrThrow(writer_.get(), QByteArray("GRANT SELECT ON public.leases_small TO ") + role);
+    execOrThrow(writer_.get(), "VACUUM (ANALYZE) public.leases_small");
+    smallLeases_ = n;
+    smallCursor_ = 0;
+}
+
+void Workload::dropSmallTable()
+{
+    execOrThrow(writer_.get(), "DROP TABLE IF EXISTS public.leases_small");
+    smallLeases_ = 0;
+}
+
+namespace {
+// Renews the next 1 % of `table`'s live leases (names lease-000001 … lease-<n>).
+void renewSlice(PGconn* writer, const QByteArray& table, int n, int& cursor)
+{
+    if (n <= 0)
+        return;
+    const int slice = std::max(1, n / 100);
+    const int from = (cursor * slice) % n + 1;
+    ++cursor;
+    execOrThrow(writer,
+                "UPDATE " + table + " SET expires_at = now() + interval '600 s' "
                 "WHERE name >= 'lease-' || lpad($1::text, 6, '0') AND name < 'lease-' || lpad($2::text, 6, "
                 "'0') AND expires_at > now()",
                 {QByteArray::number(from), QByteArray::number(from + slice)});
+}
+} // namespace
+
+void Workload::renewSome()
+{
+    renewSlice(writer_.get(), "public.leases", leases_, renewCursor_);
+    renewSlice(writer_.get(), "public.leases_small", smallLeases_, smallCursor_);
 }
 
 void Workload::setLocks(int n)

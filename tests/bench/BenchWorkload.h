@@ -45,6 +45,11 @@ public:
     void setBackends(int n); // n idle client backends, opened in parallel
     int leases() const { return leases_; }
 
+    // public.leases_small: a copy of the first n rows of public.leases (loaded larger), for
+    // refreshes interleaved with the large table's; renewSome() renews it too while it exists.
+    void addSmallTable(int n);
+    void dropSmallTable();
+
     // A writer renews the next 1 % of the live leases (what applications do between refreshes).
     void renewSome();
     void resetStatements();
@@ -62,6 +67,8 @@ private:
     std::vector<pg::ConnPtr> idle_;
     int leases_ = 0;
     int renewCursor_ = 0;
+    int smallLeases_ = 0;
+    int smallCursor_ = 0;
 };
 
 // Runs one statement on a blocking connection (set-up only); throws on error.

@@ -28,9 +28,11 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -377,6 +379,64 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
     return pr;
 }
 
+// Cost growth with both lease tables present: a refresh of the small one, then of the large one,
+// in turn, each with its own poller and models (the console's code, as in runPoint).
+GrowthPair measureGrowthPair(Workload& w, int small, int refreshes)
+{
+    std::fprintf(stderr, "[bench] growth: %d and %d leases, refreshes in turn\n", small, w.leases());
+    GrowthPair gp;
+    gp.small = small;
+    gp.large = w.leases();
+    w.addSmallTable(small);
+    PollerConfig large;
+    large.connect = helperOptions(w.conninfo(kConsoleRole), "leasewatch");
+    PollerConfig smallCfg = large;
+    smallCfg.leases.table = QStringLiteral("leases_small");
+    struct Side
+    {
+        std::unique_ptr<Poller> poller;
+        std::unique_ptr<Models> models;
+        std::vector<double>*server, *client;
+    };
+    Side sides[2] = {{std::make_unique<Poller>(smallCfg), std::make_unique<Models>(), &gp.smallServerMs,
+                      &gp.smallClientMs},
+                     {std::make_unique<Poller>(large), std::make_unique<Models>(), &gp.largeServerMs,
+                      &gp.largeClientMs}};
+    for (Side& side : sides)
+        side.models->leases.setPolicy(leasePolicyFor(large));
+    auto refresh = [&](Side& side, bool measured) {
+        checkInterrupted();
+        w.renewSome();
+        w.resetStatements();
+        const Snapshot s = side.poller->refreshOnce();
+        if (!s.ok)
+            throw std::runtime_error("growth refresh: " + s.error.toDisplayString().toStdString());
+        Sample smp;
+        applyToModels(*side.models, s, smp);
+        const auto ta = Clock::now();
+        const Analysis again = analyze(s, large.analysis);
+        const double analyzeMs = msSince(ta);
+        if (!measured)
+            return;
+        double server = 0;
+        for (const StatementStat& st : w.readStatements())
+            if (st.role == QLatin1String(kConsoleRole) && !statementKind(st.query).isEmpty())
+                server += st.execMs;
+        side.server->push_back(server);
+        side.client->push_back(s.decodeMs + analyzeMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs +
+                               smp.findingsMs);
+        (void)again;
+    };
+    for (int i = 0; i < 12; ++i) // as runPoint: new names hashed, models filled
+        for (Side& side : sides)
+            refresh(side, false);
+    for (int i = 0; i < refreshes; ++i)
+        for (Side& side : sides)
+            refresh(side, true);
+    w.dropSmallTable();
+    return gp;
+}
+
 int usage()
 {
     std::fprintf(stderr, "usage: leasewatch-bench [--scale smoke|full] [--json] [--refreshes N] "
@@ -431,6 +491,7 @@ int main(int argc, char** argv)
     run.scale = smoke ? QStringLiteral("smoke") : QStringLiteral("full");
     run.refreshes = refreshes;
     std::vector<PointResult> points;
+    std::optional<GrowthPair> pair;
     try {
         Workload w(clusterDir);
         std::fprintf(stderr, "[bench] starting a throwaway cluster\n");
@@ -445,8 +506,17 @@ int main(int argc, char** argv)
         int paintAt = 0;
         for (const ScalePoint& sp : sps)
             paintAt = std::max(paintAt, sp.leases);
-        for (const ScalePoint& sp : sps)
+        // The growth target's pair, when the run has both lease points: measured while the large
+        // table is loaded (right after its point).
+        const auto hasLeases = [&](int n) {
+            return std::any_of(sps.begin(), sps.end(), [&](const ScalePoint& sp) { return sp.leases == n; });
+        };
+        const bool pairWanted = hasLeases(10000) && hasLeases(100000);
+        for (const ScalePoint& sp : sps) {
             points.push_back(runPoint(w, sp, refreshes, sp.leases == paintAt && std::exchange(paintAt, -1) > 0));
+            if (pairWanted && sp.leases == 100000 && !pair)
+                pair = measureGrowthPair(w, 10000, refreshes);
+        }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "leasewatch-bench: %s\n", e.what());
         return 2;
@@ -454,7 +524,7 @@ int main(int argc, char** argv)
     run.durationS = std::chrono::duration<double>(Clock::now() - started).count();
 
     const bool judged = !smoke;
-    const std::vector<Target> targets = judge(points);
+    const std::vector<Target> targets = judge(points, pair);
     printTables(tableOut, run, points);
     printTargets(tableOut, targets, judged);
     std::fprintf(tableOut, "\nduration %.1f s (cluster start and load included)\n", run.durationS);
