@@ -43,6 +43,10 @@ void Demo::configure(PollerConfig& cfg) const
 
 std::optional<QString> Demo::start(const QString& clusterDir)
 {
+    // A demo that was killed (or crashed) left its server running: stop it before starting another.
+    if (const int n = cluster::ThrowawayCluster::reapOrphans())
+        QTextStream(stderr) << "leasewatch: stopped and removed " << n
+                            << " demo cluster(s) left by a console that did not quit\n";
     cluster::ClusterOptions o;
     o.directory = clusterDir;
     o.maxConnections = 40;

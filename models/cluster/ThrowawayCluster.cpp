@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <cerrno>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -16,6 +17,23 @@
 namespace lw::cluster {
 
 namespace {
+constexpr char kOwnerFile[] = "/owner";
+
+// A process's start time (clock ticks since boot, /proc/PID/stat field 22): with the pid it names
+// one process, not whichever later reuses the pid. 0 when the process does not exist.
+quint64 processStartTime(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray stat = f.readAll();
+    const qsizetype paren = stat.lastIndexOf(')'); // the command name may contain spaces
+    if (paren < 0)
+        return 0;
+    const QList<QByteArray> fields = stat.mid(paren + 2).split(' '); // fields[0] is field 3
+    return fields.size() > 19 ? fields[19].toULongLong() : 0;
+}
+
 struct SystemUser
 {
     bool switchUser = false;
@@ -161,6 +179,10 @@ std::optional<QString> ThrowawayCluster::start()
             return QStringLiteral("cannot create a temporary directory: %1").arg(tmp.errorString());
         tmp.setAutoRemove(false);
         dir_ = tmp.path();
+        QFile owner(dir_ + QLatin1String(kOwnerFile));
+        if (owner.open(QIODevice::WriteOnly))
+            owner.write(QByteArray::number(qint64(::getpid())) + ' ' +
+                        QByteArray::number(processStartTime(::getpid())) + '\n');
     } else {
         dir_ = QDir(opts_.directory).absolutePath();
         QDir().mkpath(dir_);
@@ -247,6 +269,39 @@ void ThrowawayCluster::stopAndRemove(const QString& dir)
         }
     }
     QDir(dir).removeRecursively();
+}
+
+void ThrowawayCluster::detach()
+{
+    detached_ = true;
+    QFile::remove(dir_ + QLatin1String(kOwnerFile)); // its new owner stops it, not the reaper
+}
+
+int ThrowawayCluster::reapOrphans(const QString& parent)
+{
+    const QDir base(parent.isEmpty() ? QDir::tempPath() : parent);
+    int reaped = 0;
+    for (const QString& name : base.entryList({QStringLiteral("lw-pg-*")}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QString dir = base.filePath(name);
+        QFile owner(dir + QLatin1String(kOwnerFile));
+        if (!owner.open(QIODevice::ReadOnly))
+            continue;
+        const QList<QByteArray> parts = owner.readAll().trimmed().split(' ');
+        owner.close();
+        if (parts.size() != 2)
+            continue;
+        const qint64 pid = parts[0].toLongLong();
+        const quint64 started = parts[1].toULongLong();
+        if (pid <= 0)
+            continue;
+        const quint64 now = processStartTime(pid);
+        const bool alive = started ? now == started : (::kill(pid_t(pid), 0) == 0 || errno == EPERM);
+        if (alive)
+            continue;
+        stopAndRemove(dir);
+        ++reaped;
+    }
+    return reaped;
 }
 
 void ThrowawayCluster::stop()

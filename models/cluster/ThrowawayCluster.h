@@ -31,7 +31,13 @@ public:
     std::optional<QString> start();
     void stop();
     // Leave the server running after this object dies (used by the ctest fixture's setup step).
-    void detach() { detached_ = true; }
+    void detach();
+
+    // A cluster made in a fresh temp directory records its owner (pid and start time): if the
+    // owner dies without stopping it (SIGKILL, a crash), the next reapOrphans() stops it and removes
+    // the directory. Looks at lw-pg-* below `parent`; returns how many it removed. Directories
+    // without an owner record (detached, or given by the caller) are left alone.
+    static int reapOrphans(const QString& parent = {});
 
     QString directory() const { return dir_; }
     QString socketDir() const { return dir_; }

@@ -19,8 +19,13 @@ int main(int argc, char** argv)
     const QString dir = QDir(args[2]).absolutePath();
     auto stopAll = [&]() {
         const QDir own(dir + QStringLiteral("/own"));
-        for (const QString& sub : own.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+        for (const QString& sub : own.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            // A test that ran the console with TMPDIR there: its demo clusters sit one level down.
+            const QDir tmp(own.filePath(sub));
+            for (const QString& demo : tmp.entryList({QStringLiteral("lw-pg-*")}, QDir::Dirs))
+                lw::cluster::ThrowawayCluster::stopAndRemove(tmp.filePath(demo));
             lw::cluster::ThrowawayCluster::stopAndRemove(own.filePath(sub));
+        }
         lw::cluster::ThrowawayCluster::stopAndRemove(dir);
     };
     if (args[1] == QLatin1String("stop")) {
