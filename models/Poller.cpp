@@ -236,13 +236,15 @@ LeaseRow leaseRowAt(const PGresult* r, int i)
     return row;
 }
 
-// Appends row i's record; returns the length of the name part (length field + bytes). One
-// resize per row and plain copies: this runs for every row of every refresh.
-size_t appendRecord(const PGresult* r, int i, std::vector<char>& out)
+// Appends row i's record (each column: length, or -1 for NULL, then the bytes); returns the length
+// of the first column's part. One resize per row and plain copies: this runs for every row of
+// every refresh.
+constexpr int kMaxRecordColumns = 16;
+size_t appendRecord(const PGresult* r, int i, std::vector<char>& out, int columns = 4)
 {
-    qint32 lens[4];
+    qint32 lens[kMaxRecordColumns];
     size_t total = 0;
-    for (int col = 0; col < 4; ++col) {
+    for (int col = 0; col < columns; ++col) {
         lens[col] = PQgetlength(r, i, col);
         if (lens[col] == 0 && PQgetisnull(r, i, col)) // NULL and '' both have length 0
             lens[col] = -1;
@@ -251,7 +253,7 @@ size_t appendRecord(const PGresult* r, int i, std::vector<char>& out)
     const size_t at = out.size();
     out.resize(at + total);
     char* p = out.data() + at;
-    for (int col = 0; col < 4; ++col) {
+    for (int col = 0; col < columns; ++col) {
         std::memcpy(p, &lens[col], sizeof(qint32));
         p += sizeof(qint32);
         if (lens[col] > 0) {
@@ -314,6 +316,10 @@ bool Poller::ensureConnected(pg::PgError& err)
     keyCollisions_.reset();
     leaseCache_.reset(); // another server, maybe: every lease is read afresh (and hashed)
     haveLocks_ = false;
+    lastLockBytes_.clear();
+    lastSessions_.clear();
+    lastSessionBytes_.clear();
+    lastSessionOffsets_.assign(1, 0);
     return true;
 }
 
@@ -466,8 +472,23 @@ Snapshot Poller::refreshOnce()
 
     if (const PGresult* r = res[1].result.get()) {
         const int n = PQntuples(r);
+        const int cols = std::min(PQnfields(r), kMaxRecordColumns);
         s.sessions.reserve(size_t(n));
+        // A backend's row is usually what it was last time (idle sessions, pg_stat_activity's slot
+        // order): the same bytes at the same place keep the previous values, no decoding.
+        std::vector<char> bytes;
+        bytes.reserve(lastSessionBytes_.size());
+        std::vector<quint32> offsets{0};
+        offsets.reserve(size_t(n) + 1);
         for (int i = 0; i < n; ++i) {
+            appendRecord(r, i, bytes, cols);
+            offsets.push_back(quint32(bytes.size()));
+            const size_t len = offsets[size_t(i) + 1] - offsets[size_t(i)];
+            if (size_t(i) < lastSessions_.size() && lastSessionOffsets_[size_t(i) + 1] - lastSessionOffsets_[size_t(i)] == len &&
+                std::memcmp(bytes.data() + offsets[size_t(i)], lastSessionBytes_.data() + lastSessionOffsets_[size_t(i)], len) == 0) {
+                s.sessions.push_back(lastSessions_[size_t(i)]);
+                continue;
+            }
             SessionRow row;
             row.pid = int(toDouble(r, i, 0));
             row.database = toString(r, i, 1);
@@ -487,6 +508,9 @@ Snapshot Poller::refreshOnce()
                 row.blockedBy = parseIntArray(PQgetvalue(r, i, 14));
             s.sessions.push_back(std::move(row));
         }
+        lastSessions_ = s.sessions;
+        lastSessionBytes_ = std::move(bytes);
+        lastSessionOffsets_ = std::move(offsets);
     }
     const PGresult* locks = locksIdx >= 0 ? res[size_t(locksIdx)].result.get() : nullptr;
     if (locks) {
@@ -541,6 +565,20 @@ void Poller::decodeLocks(const PGresult* r, Snapshot& s)
     const int n = PQntuples(r);
     s.cluster.lockTableEntries = n;
     s.cluster.totalLocks = n;
+    // The advisory rows' bytes, compared with the previous read's: unchanged (the usual case, even
+    // with thousands of locks held), the previous values are shared as they are, and the models
+    // see the same storage (AdvisoryLockModel then updates its rows without keying them again).
+    std::vector<char> bytes;
+    bytes.reserve(lastLockBytes_.size());
+    const int cols = std::min(PQnfields(r), kMaxRecordColumns);
+    for (int i = 0; i < n; ++i)
+        if (PQgetvalue(r, i, 0)[0] == 't')
+            appendRecord(r, i, bytes, cols);
+    if (haveLocks_ && bytes == lastLockBytes_) {
+        s.advisoryLocks = lastLocks_;
+        return;
+    }
+    lastLockBytes_ = std::move(bytes);
     Interned database, mode;
     for (int i = 0; i < n; ++i) {
         if (PQgetvalue(r, i, 0)[0] != 't')

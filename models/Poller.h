@@ -134,6 +134,11 @@ private:
     quint64 lastLeaseSeq_ = 0;
     // pg_locks read less often when it dominates (see locksEveryN())
     CowVector<AdvisoryLockRow> lastLocks_;
+    std::vector<char> lastLockBytes_; // the advisory rows of the last pg_locks read, as records
+    // The last pg_stat_activity read: values, and each row's bytes as a record (offsets into them).
+    std::vector<SessionRow> lastSessions_;
+    std::vector<char> lastSessionBytes_;
+    std::vector<quint32> lastSessionOffsets_{0};
     int lastLockTableEntries_ = 0;
     int lastLockRows_ = 0;
     qint64 lastLocksReadMs_ = 0;

@@ -104,6 +104,55 @@ private Q_SLOTS:
         QCOMPARE(s.leases.size(), f.leases.size() + 1);
     }
 
+    // Unchanged pg_locks rows and pg_stat_activity rows are not decoded again: the previous values
+    // are shared (the same storage, the same strings); a change is decoded and matches a full read.
+    void unchangedLocksAndSessionsAreShared()
+    {
+        // A private cluster: other tests' locks and sessions would change the shared one's pg_locks.
+        cluster::ThrowawayCluster cluster(test::privateClusterOptions(QStringLiteral("reuse")));
+        const auto err = cluster.start();
+        QVERIFY2(!err, err ? qPrintable(*err) : "");
+        const QString dsn = cluster.dsn(QStringLiteral("postgres"));
+        pg::Connection holder;
+        pg::ConnectOptions ho;
+        ho.dsn = dsn;
+        ho.readOnly = false;
+        QVERIFY(!holder.connect(ho).isError());
+        pg::ResultPtr r;
+        const auto deadline = [] { return pg::Clock::now() + std::chrono::seconds(10); };
+        QVERIFY(!holder.exec({"SELECT pg_advisory_lock(4242), pg_backend_pid()", {}}, r, deadline()).isError());
+        const int holderPid = QByteArray(PQgetvalue(r.get(), 0, 1)).toInt();
+        auto sessionOf = [&](const Snapshot& s) -> const SessionRow* {
+            for (const SessionRow& row : s.sessions)
+                if (row.pid == holderPid)
+                    return &row;
+            return nullptr;
+        };
+
+        Poller p(configFor(dsn));
+        const Snapshot s1 = p.refreshOnce();
+        const Snapshot s2 = p.refreshOnce();
+        QVERIFY(s1.ok && s2.ok);
+        QCOMPARE(s1.advisoryLocks.size(), size_t(1));
+        QVERIFY(s2.advisoryLocks.sharesStorageWith(s1.advisoryLocks));
+        QVERIFY(sessionOf(s1) && sessionOf(s2));
+        QVERIFY(sessionOf(s2)->query.constData() == sessionOf(s1)->query.constData()); // not decoded again
+
+        QVERIFY(!holder.exec({"SELECT pg_advisory_lock(4243)", {}}, r, deadline()).isError());
+        const Snapshot s3 = p.refreshOnce();
+        QVERIFY(s3.ok);
+        QVERIFY(!s3.advisoryLocks.sharesStorageWith(s2.advisoryLocks));
+        QCOMPARE(s3.advisoryLocks.size(), size_t(2));
+        QVERIFY(sessionOf(s3) && sessionOf(s3)->query.contains(QLatin1String("4243")));
+        // What a fresh poller decodes from scratch.
+        Poller fresh(configFor(dsn));
+        const Snapshot f = fresh.refreshOnce();
+        QVERIFY(f.ok);
+        QVERIFY(std::vector<AdvisoryLockRow>(f.advisoryLocks) == std::vector<AdvisoryLockRow>(s3.advisoryLocks));
+        QVERIFY(sessionOf(f) && *sessionOf(f) == *sessionOf(s3));
+        holder.close();
+    }
+
     void largeLockTableIsReadLessOften()
     {
         // A private cluster: 30 000 advisory locks would crowd the suite's lock table.
