@@ -26,6 +26,18 @@ std::map<QString, LeaseRow> byName(const CowVector<LeaseRow>& rows)
         out[r.name] = r;
     return out;
 }
+// Starts a private cluster and opens a writable session on it (it takes the advisory locks).
+void startWithHolder(cluster::ThrowawayCluster& cluster, pg::Connection& holder, QString& dsn)
+{
+    const auto err = cluster.start();
+    QVERIFY2(!err, err ? qPrintable(*err) : "");
+    dsn = cluster.dsn(QStringLiteral("postgres"));
+    pg::ConnectOptions ho;
+    ho.dsn = dsn;
+    ho.readOnly = false;
+    ho.statementTimeoutMs = 60000; // 30 000 locks in one statement
+    QVERIFY(!holder.connect(ho).isError());
+}
 } // namespace
 
 class TestFootprintLive : public QObject
@@ -110,14 +122,11 @@ private Q_SLOTS:
     {
         // A private cluster: other tests' locks and sessions would change the shared one's pg_locks.
         cluster::ThrowawayCluster cluster(test::privateClusterOptions(QStringLiteral("reuse")));
-        const auto err = cluster.start();
-        QVERIFY2(!err, err ? qPrintable(*err) : "");
-        const QString dsn = cluster.dsn(QStringLiteral("postgres"));
         pg::Connection holder;
-        pg::ConnectOptions ho;
-        ho.dsn = dsn;
-        ho.readOnly = false;
-        QVERIFY(!holder.connect(ho).isError());
+        QString dsn;
+        startWithHolder(cluster, holder, dsn);
+        if (QTest::currentTestFailed())
+            return;
         pg::ResultPtr r;
         const auto deadline = [] { return pg::Clock::now() + std::chrono::seconds(10); };
         QVERIFY(!holder.exec({"SELECT pg_advisory_lock(4242), pg_backend_pid()", {}}, r, deadline()).isError());
@@ -159,15 +168,11 @@ private Q_SLOTS:
         cluster::ClusterOptions o = test::privateClusterOptions(QStringLiteral("footprint"));
         o.maxLocksPerTransaction = 512;
         cluster::ThrowawayCluster cluster(o);
-        const auto err = cluster.start();
-        QVERIFY2(!err, err ? qPrintable(*err) : "");
-        const QString dsn = cluster.dsn(QStringLiteral("postgres"));
         pg::Connection holder;
-        pg::ConnectOptions ho;
-        ho.dsn = dsn;
-        ho.readOnly = false;
-        ho.statementTimeoutMs = 60000;
-        QVERIFY(!holder.connect(ho).isError());
+        QString dsn;
+        startWithHolder(cluster, holder, dsn);
+        if (QTest::currentTestFailed())
+            return;
         pg::ResultPtr r;
         QVERIFY(!holder
                      .exec({"SELECT count(pg_advisory_lock(k)) FROM generate_series(1, 30000) k", {}}, r,
