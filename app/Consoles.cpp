@@ -23,7 +23,6 @@
 #include <QItemSelectionModel>
 #include <QMessageBox>
 #include <QTableView>
-#include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -72,7 +71,7 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
             al->check(s.serverNow);
     });
     connect(al, &ui::Alerts::alerted, w, [w](const Finding&, const QString& text) {
-        w->statusBar()->showMessage(QObject::tr("ALERT: %1").arg(text), 30000);
+        w->showNotice(QObject::tr("ALERT: %1").arg(text), 30000, true);
     });
     if (!bouncerDsn.trimmed().isEmpty()) {
         // Owned by the window: its worker stops and its connection closes with it.
@@ -107,7 +106,7 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
                                 range.to);
         }
     } else {
-        w->statusBar()->showMessage(tr("History is not recorded: %1").arg(c.recorder->errorString()), 60000);
+        w->showNotice(tr("History is not recorded: %1").arg(c.recorder->errorString()), 60000, true);
     }
     addTimeline(c);
     connect(w, &ui::MainWindow::exportBundleRequested, this, [this, w] { askExport(w); });
@@ -243,7 +242,7 @@ void Consoles::askExport(ui::MainWindow* w)
     const double t0 = std::max(range.from, t1 - seconds[spans.indexOf(span)]);
     QString err;
     if (exportBundle(i, file, t0, t1, &err))
-        w->statusBar()->showMessage(tr("Exported %1").arg(file), 15000);
+        w->showNotice(tr("Exported %1").arg(file), 15000);
     else
         QMessageBox::warning(w, tr("Export incident bundle"), tr("The bundle was not written: %1").arg(err));
 }

@@ -17,6 +17,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QPainter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -25,6 +26,28 @@
 #include <QVBoxLayout>
 
 namespace lw::ui {
+
+namespace {
+// A label that shows as much of its text as fits, with "…", instead of widening the status bar.
+class ElidedLabel : public QLabel
+{
+public:
+    explicit ElidedLabel(QWidget* parent) : QLabel(parent)
+    {
+        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        const QRect r = contentsRect();
+        p.setPen(palette().color(foregroundRole()));
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter,
+                   fontMetrics().elidedText(text(), Qt::ElideRight, r.width()));
+    }
+};
+} // namespace
 
 MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* audit, QWidget* parent)
     : QMainWindow(parent), monitor_(monitor), displayName_(displayName)
@@ -127,7 +150,7 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     sessionMenu->addAction(locks_->cancelAction());
     sessionMenu->addAction(locks_->terminateAction());
     connect(locks_, &LocksView::backendSignalDone, this, [this](const QString& text, bool sent) {
-        statusBar()->showMessage(text, 15000);
+        showNotice(text, 15000);
         if (!sent)
             QMessageBox::warning(this, tr("Leasewatch"), text);
     });
@@ -138,8 +161,20 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     serverLabel_ = new QLabel(this);
     connLabel_ = new QLabel(this);
     refreshLabel_ = new QLabel(this);
+    noticeLabel_ = new ElidedLabel(this);
+    noticeLabel_->setObjectName(QStringLiteral("notice"));
+    noticeLabel_->hide();
+    noticeTimer_ = new QTimer(this);
+    noticeTimer_->setSingleShot(true);
+    connect(noticeTimer_, &QTimer::timeout, this, [this] {
+        noticeLabel_->clear();
+        noticeLabel_->hide();
+    });
     statusBar()->addWidget(connLabel_);
-    statusBar()->addWidget(serverLabel_, 1);
+    statusBar()->addWidget(serverLabel_);
+    // The notice takes what room is left and is elided (full text in its tooltip): the connection,
+    // server and refresh labels keep their width.
+    statusBar()->addWidget(noticeLabel_, 1);
     statusBar()->addPermanentWidget(leaseActions_->createOperatorModeIndicator(this));
     statusBar()->addPermanentWidget(refreshLabel_);
 
@@ -304,6 +339,21 @@ void MainWindow::showAbout()
                        tr("<b>Leasewatch %1</b><br>Live console for PostgreSQL leases, advisory locks and "
                           "connection pools.<br>Licensed under GPL-3.0-or-later (Qt Charts is GPL-3).")
                            .arg(QStringLiteral(LEASEWATCH_VERSION)));
+}
+
+void MainWindow::showNotice(const QString& text, int ms, bool alert)
+{
+    noticeLabel_->setStyleSheet(alert ? QStringLiteral("QLabel { color: #b71c1c; font-weight: bold; }")
+                                      : QString());
+    noticeLabel_->setText(text);
+    noticeLabel_->setToolTip(text);
+    noticeLabel_->show();
+    noticeTimer_->start(ms);
+}
+
+QString MainWindow::noticeText() const
+{
+    return noticeLabel_->isHidden() ? QString() : noticeLabel_->text();
 }
 
 } // namespace lw::ui

@@ -13,6 +13,8 @@ struct Snapshot;
 struct ConnectionStatus;
 } // namespace lw
 
+class QTimer;
+
 namespace lw::ui {
 
 class LeasesView;
@@ -40,6 +42,12 @@ public:
     QString refreshText() const;
     // Saves one PNG per page (window-<page>.png) into `dir`; returns the files written.
     QStringList saveScreenshots(const QString& dir);
+
+    // A message for `ms` milliseconds in a label of its own: the connection and server labels stay
+    // in sight (QStatusBar::showMessage would hide them while an alert shows).
+    // `alert` shows it in red.
+    void showNotice(const QString& text, int ms, bool alert = false);
+    QString noticeText() const;
 
     PoolView* poolView() const;
     // A bar above the pages (the "recorded, not live" banner of an incident bundle).
@@ -73,6 +81,8 @@ private:
     QLabel* serverLabel_;
     QLabel* connLabel_;
     QLabel* refreshLabel_;
+    QLabel* noticeLabel_;
+    QTimer* noticeTimer_;
 };
 
 } // namespace lw::ui

@@ -83,6 +83,34 @@ private Q_SLOTS:
         QTest::qWait(300);
         QVERIFY(w.grab().save(dir + "/test-mainwindow-leases.png"));
     }
+
+    // An alert (30 s) must not hide whether the console is connected: it has a label of its own.
+    void noticeKeepsTheConnectionInSight()
+    {
+        test::TestDatabase db("gui_notice");
+        PollerConfig cfg;
+        cfg.connect.dsn = db.dsn();
+        cfg.intervalMs = 200;
+        Monitor monitor(cfg);
+        ui::MainWindow w(&monitor, QStringLiteral("test"));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(w.connectionText().contains("connected"), 10000);
+        QLabel* conn = nullptr;
+        for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+            if (l->text() == w.connectionText())
+                conn = l;
+        QVERIFY(conn && conn->isVisible());
+
+        w.showNotice(QStringLiteral("ALERT: shared lock table at 91 %"), 300, true);
+        QCOMPARE(w.noticeText(), QStringLiteral("ALERT: shared lock table at 91 %"));
+        QVERIFY(w.statusBar()->currentMessage().isEmpty());
+        QVERIFY(conn->isVisible());
+        QVERIFY(w.connectionText().contains("connected"));
+        QTRY_VERIFY(w.noticeText().isEmpty()); // gone after its time
+        QVERIFY(conn->isVisible());
+    }
 };
 
 QTEST_MAIN(TestMainWindow)

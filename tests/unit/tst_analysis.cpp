@@ -112,7 +112,8 @@ private Q_SLOTS:
         QCOMPARE(keyCollisions(names).keys(), QList<qint64>{42});
 
         Snapshot s = refresh(1, names);
-        const Finding* found = findingOf(analyze(s, {}), FindingKind::KeyCollision);
+        const Analysis a = analyze(s, {});
+        const Finding* found = findingOf(a, FindingKind::KeyCollision);
         QVERIFY(found);
         QVERIFY2(found->title.contains(QLatin1String("report-1 and report-2")), qPrintable(found->title));
 
