@@ -20,6 +20,16 @@
 
 using namespace lw;
 
+namespace {
+PollerConfig quickConfig(const QString& dsn) // refreshes every 200 ms
+{
+    PollerConfig cfg;
+    cfg.connect.dsn = dsn;
+    cfg.intervalMs = 200;
+    return cfg;
+}
+} // namespace
+
 class TestMainWindow : public QObject
 {
     Q_OBJECT
@@ -33,10 +43,7 @@ private Q_SLOTS:
             "INSERT INTO leases SELECT 'job-' || i, 'app-' || (i % 3) || ':' || (1000 + i) || ':' || "
             "md5(i::text)::varchar(16), now() - (i || ' s')::interval, now() + ((60 - i) || ' s')::interval "
             "FROM generate_series(1, 20) i");
-        PollerConfig cfg;
-        cfg.connect.dsn = db.dsn();
-        cfg.intervalMs = 200;
-        Monitor monitor(cfg);
+        Monitor monitor(quickConfig(db.dsn()));
         ui::MainWindow w(&monitor, QStringLiteral("test"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -88,10 +95,7 @@ private Q_SLOTS:
     void noticeKeepsTheConnectionInSight()
     {
         test::TestDatabase db("gui_notice");
-        PollerConfig cfg;
-        cfg.connect.dsn = db.dsn();
-        cfg.intervalMs = 200;
-        Monitor monitor(cfg);
+        Monitor monitor(quickConfig(db.dsn()));
         ui::MainWindow w(&monitor, QStringLiteral("test"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
