@@ -8,7 +8,6 @@
 #include <QStandardPaths>
 #include <QSysInfo>
 
-#include <atomic>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -29,8 +28,6 @@ QString localHostName()
 }
 
 namespace {
-std::atomic<int> connCounter{0};
-
 const char* kSchema = "CREATE TABLE IF NOT EXISTS audit ("
                       "id INTEGER PRIMARY KEY AUTOINCREMENT, "
                       "at TEXT NOT NULL, "
@@ -46,20 +43,17 @@ QString AuditLog::defaultPath()
 }
 
 AuditLog::AuditLog(const QString& path, QObject* parent)
-    : QObject(parent), path_(path.isEmpty() ? defaultPath() : path),
-      connName_(QStringLiteral("lw-audit-%1-%2")
-                    .arg(quintptr(this), 0, 16)
-                    .arg(connCounter.fetch_add(1, std::memory_order_relaxed)))
+    : QObject(parent), path_(path.isEmpty() ? defaultPath() : path)
 {
     QDir().mkpath(QFileInfo(path_).absolutePath());
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connName_);
-    db.setDatabaseName(path_);
-    // Another console (or the audit view of another window) may write at the same moment.
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=3000"));
-    if (!db.open()) {
-        error_ = db.lastError().text();
+    // Another console (or the audit view of another window) may write at the same moment: the
+    // connection waits for a busy database.
+    conn_ = std::make_unique<SqliteConnection>(path_, false, QStringLiteral("audit"));
+    if (!conn_->isOpen()) {
+        error_ = conn_->errorString();
         return;
     }
+    QSqlDatabase db = conn_->db();
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next() ||
         q.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0) {
@@ -75,19 +69,11 @@ AuditLog::AuditLog(const QString& path, QObject* parent)
     open_ = true;
 }
 
-AuditLog::~AuditLog()
-{
-    {
-        QSqlDatabase db = QSqlDatabase::database(connName_, false);
-        if (db.isValid())
-            db.close();
-    } // no handle may remain when the connection is removed
-    QSqlDatabase::removeDatabase(connName_);
-}
+AuditLog::~AuditLog() = default;
 
 QString AuditLog::journalMode() const
 {
-    QSqlQuery q(QSqlDatabase::database(connName_, false));
+    QSqlQuery q(conn_->db());
     if (!q.exec(QStringLiteral("PRAGMA journal_mode")) || !q.next())
         return {};
     return q.value(0).toString().toLower();
@@ -103,7 +89,7 @@ bool AuditLog::append(AuditRecord& r)
         r.osUser = localOsUser();
     if (r.osHost.isEmpty())
         r.osHost = localHostName();
-    QSqlQuery q(QSqlDatabase::database(connName_, false));
+    QSqlQuery q(conn_->db());
     q.prepare(QStringLiteral("INSERT INTO audit (at, os_user, os_host, db_role, database, action, target, "
                              "before, after, outcome, outcome_key) VALUES (?,?,?,?,?,?,?,?,?,?,?)"));
     q.addBindValue(r.at.toUTC().toString(Qt::ISODateWithMs));
@@ -131,7 +117,7 @@ bool AuditLog::complete(qint64 id, const QString& after, const QString& outcome,
 {
     if (!open_)
         return false;
-    QSqlQuery q(QSqlDatabase::database(connName_, false));
+    QSqlQuery q(conn_->db());
     q.prepare(QStringLiteral("UPDATE audit SET after = ?, outcome = ?, outcome_key = ?, "
                              "db_role = CASE WHEN ? = '' THEN db_role ELSE ? END WHERE id = ?"));
     q.addBindValue(after);
@@ -153,7 +139,7 @@ std::vector<AuditRecord> AuditLog::records(int limit) const
     std::vector<AuditRecord> out;
     if (!open_)
         return out;
-    QSqlQuery q(QSqlDatabase::database(connName_, false));
+    QSqlQuery q(conn_->db());
     q.setForwardOnly(true);
     q.prepare(QStringLiteral("SELECT %1 FROM audit ORDER BY id DESC LIMIT ?").arg(QLatin1String(kAuditColumns)));
     q.addBindValue(limit);

@@ -11,12 +11,14 @@
 // itself fills, so the change and its record commit or fail together. Only applied changes are
 // recorded there (a compare-and-set that changed nothing, or failed, writes nothing server-side);
 // all attempts are in the local log.
+#include "SqliteConnection.h"
 #include "pg/PgConnection.h"
 
 #include <QDateTime>
 #include <QObject>
 #include <QString>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -79,7 +81,7 @@ Q_SIGNALS:
 
 private:
     QString path_;
-    QString connName_;
+    std::unique_ptr<SqliteConnection> conn_;
     QString error_;
     bool open_ = false;
 };

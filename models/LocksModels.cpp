@@ -39,10 +39,7 @@ const SessionRow& AdvisoryLockModel::Row::session() const
 
 QString AdvisoryLockModel::keyOf(const AdvisoryLockRow& l)
 {
-    // One allocation per lock (this runs for every lock of every refresh).
-    return QString::number(l.pid) + QLatin1Char('|') + l.database + QLatin1Char('|') +
-           (l.twoKeys ? QString::number(l.key1) + QLatin1Char(',') + QString::number(l.key2)
-                      : QString::number(l.key)) +
+    return QString::number(l.pid) + QLatin1Char('|') + l.database + QLatin1Char('|') + advisoryKeyText(l) +
            QLatin1Char('|') + l.mode + (l.granted ? QLatin1String("|g") : QLatin1String("|w"));
 }
 

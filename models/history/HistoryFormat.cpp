@@ -8,7 +8,6 @@
 
 #include <libpq-fe.h>
 
-#include <atomic>
 #include <memory>
 
 namespace lw::history {
@@ -76,8 +75,6 @@ const char* const kDdl[] = {
     "CREATE INDEX IF NOT EXISTS audit_at ON audit(at)",
 };
 
-std::atomic<int> connCounter{0};
-
 // QDataStream helpers for the optional and vector members (one format version, checked on read).
 constexpr quint32 kStateMagic = 0x4c57'4831; // "LWH1"
 
@@ -142,34 +139,6 @@ bool createSchema(QSqlDatabase& db, QString* error)
     return true;
 }
 
-Connection::Connection(const QString& path, bool readOnly, const QString& tag)
-    : name_(QStringLiteral("lw-history-%1-%2").arg(tag).arg(connCounter.fetch_add(1)))
-{
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name_);
-    db.setDatabaseName(path);
-    db.setConnectOptions(readOnly ? QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=3000")
-                                  : QStringLiteral("QSQLITE_BUSY_TIMEOUT=3000"));
-    if (!db.open()) {
-        error_ = db.lastError().text();
-        return;
-    }
-    open_ = true;
-}
-
-Connection::~Connection()
-{
-    {
-        QSqlDatabase db = QSqlDatabase::database(name_, false);
-        if (db.isValid())
-            db.close();
-    } // no handle may remain when the connection is removed
-    QSqlDatabase::removeDatabase(name_);
-}
-
-QSqlDatabase Connection::db() const
-{
-    return QSqlDatabase::database(name_, false);
-}
 
 QByteArray encodeState(const Snapshot& s)
 {

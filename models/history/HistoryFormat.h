@@ -43,26 +43,6 @@ bool createSchema(QSqlDatabase& db, QString* error);
 // WAL, synchronous=NORMAL, incremental auto-vacuum (set before the first table exists), busy timeout.
 bool configureWriter(QSqlDatabase& db, QString* error);
 
-// A uniquely named QSqlDatabase connection on the calling thread, closed and removed on destruction.
-class Connection
-{
-public:
-    // readOnly: QSQLITE_OPEN_READONLY (a reader never writes, even by accident).
-    Connection(const QString& path, bool readOnly, const QString& tag);
-    ~Connection();
-    Connection(const Connection&) = delete;
-    Connection& operator=(const Connection&) = delete;
-    bool isOpen() const { return open_; }
-    QString errorString() const { return error_; }
-    QSqlDatabase db() const;
-    QString name() const { return name_; }
-
-private:
-    QString name_;
-    QString error_;
-    bool open_ = false;
-};
-
 // The non-lease parts of a refresh (ok flag, error, server, cluster, sessions, advisory locks, leases
 // error), compressed. serverNow, the wall time and keyNames are stored beside it.
 QByteArray encodeState(const Snapshot& s);

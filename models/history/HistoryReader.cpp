@@ -90,7 +90,7 @@ HistoryReader::HistoryReader(const QString& path) : path_(path)
         error_ = QStringLiteral("%1: no such file").arg(path);
         return;
     }
-    conn_ = std::make_unique<Connection>(path, true, QStringLiteral("reader"));
+    conn_ = std::make_unique<SqliteConnection>(path, true, QStringLiteral("history-reader"));
     if (!conn_->isOpen()) {
         error_ = conn_->errorString();
         return;
@@ -643,7 +643,7 @@ bool HistoryReader::exportBundle(const QString& file, double t0, double t1, cons
     QDir().mkpath(QFileInfo(file).absolutePath());
     QString why;
     {
-        Connection out(tmp, false, QStringLiteral("bundle"));
+        SqliteConnection out(tmp, false, QStringLiteral("history-bundle"));
         if (!out.isOpen())
             return failWith(out.errorString());
         QSqlDatabase db = out.db();

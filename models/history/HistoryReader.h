@@ -8,6 +8,7 @@
 #include "PoolHistory.h"
 #include "domain/Analysis.h"
 #include "domain/LeaseState.h"
+#include "SqliteConnection.h"
 #include "domain/Snapshot.h"
 #include "history/HistoryFormat.h"
 
@@ -170,7 +171,7 @@ private:
     QString path_;
     QString error_;
     bool open_ = false;
-    std::unique_ptr<history::Connection> conn_;
+    std::unique_ptr<SqliteConnection> conn_;
     AnalysisConfig analysis_;
 };
 

@@ -69,7 +69,7 @@ HistoryWriter::HistoryWriter(HistoryOptions o)
     pool_.setAnalysisConfig(opts_.analysis);
 
     QDir().mkpath(QFileInfo(opts_.path).absolutePath());
-    conn_ = std::make_unique<Connection>(opts_.path, false, QStringLiteral("writer"));
+    conn_ = std::make_unique<SqliteConnection>(opts_.path, false, QStringLiteral("history-writer"));
     if (!conn_->isOpen()) {
         error_ = conn_->errorString();
         return;
@@ -520,7 +520,7 @@ bool HistoryWriter::copyAudit()
     if (!audit_) {
         if (!QFileInfo::exists(opts_.auditPath))
             return true; // no operator action yet
-        audit_ = std::make_unique<Connection>(opts_.auditPath, true, QStringLiteral("audit"));
+        audit_ = std::make_unique<SqliteConnection>(opts_.auditPath, true, QStringLiteral("history-audit"));
     }
     if (!audit_->isOpen()) {
         audit_.reset();

@@ -13,6 +13,7 @@
 #include "LeaseModel.h"
 #include "PoolHistory.h"
 #include "domain/Analysis.h"
+#include "SqliteConnection.h"
 #include "domain/Snapshot.h"
 
 #include <QHash>
@@ -28,10 +29,6 @@
 namespace lw {
 
 struct PollerConfig;
-
-namespace history {
-class Connection;
-}
 
 struct HistoryOptions
 {
@@ -113,8 +110,8 @@ private:
     bool fail(const QString& what);
 
     HistoryOptions opts_;
-    std::unique_ptr<history::Connection> conn_;
-    std::unique_ptr<history::Connection> audit_;
+    std::unique_ptr<SqliteConnection> conn_;
+    std::unique_ptr<SqliteConnection> audit_;
     bool open_ = false;
     QString error_;
     Stats stats_;

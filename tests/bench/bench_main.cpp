@@ -175,6 +175,21 @@ void applyToModels(Models& m, const Snapshot& fromWorker, Sample& out)
     out.findingsMs = msSince(t);
 }
 
+// The client side of one refresh: the models updated (timed by part), analyze() timed again (it
+// ran inside refreshOnce after decodeMs was taken; it is pure), and their sum as clientMs. Returns
+// the findings count, for the caller's sink (the analysis must not be optimized away).
+qint64 measureClient(Models& m, const Snapshot& s, const AnalysisConfig& cfg, Sample& smp)
+{
+    applyToModels(m, s, smp);
+    const auto ta = Clock::now();
+    const Analysis again = analyze(s, cfg);
+    smp.analyzeMs = msSince(ta);
+    smp.decodeMs = s.decodeMs;
+    smp.clientMs =
+        s.decodeMs + smp.analyzeMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs + smp.findingsMs;
+    return qint64(again.findings.size());
+}
+
 // Refresh-to-paint at this point: the Leases page (LeasesView: the proxy and the QTableView the
 // window uses) shown offscreen over the model, each step timed until it has painted.
 void measurePaint(Workload& w, Poller& poller, Models& m, PaintResult& out)
@@ -299,21 +314,11 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
                          s.error.toDisplayString().toUtf8().constData());
             continue;
         }
-        applyToModels(*models, s, smp);
-        {
-            // analyze() ran inside refreshOnce after decodeMs was taken; it is pure: time it again.
-            const auto ta = Clock::now();
-            const Analysis again = analyze(s, cfg.analysis);
-            smp.analyzeMs = msSince(ta);
-            sink = sink + qint64(again.findings.size());
-        }
+        sink = sink + measureClient(*models, s, cfg.analysis, smp);
         smp.roundTrips = s.roundTrips;
         smp.bytes = double(s.bytesReceived);
         smp.waitMs = s.clientWaitMs;
-        smp.decodeMs = s.decodeMs;
         smp.prepMs = std::max(0.0, smp.wallMs - s.clientWaitMs - s.decodeMs - smp.analyzeMs);
-        smp.clientMs =
-            s.decodeMs + smp.analyzeMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs + smp.findingsMs;
         smp.endToEndMs = smp.wallMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs + smp.findingsMs;
 
         std::vector<pg::StatementResult> res;
@@ -412,10 +417,7 @@ GrowthPair measureGrowthPair(Workload& w, int small, int refreshes)
         if (!s.ok)
             throw std::runtime_error("growth refresh: " + s.error.toDisplayString().toStdString());
         Sample smp;
-        applyToModels(*side.models, s, smp);
-        const auto ta = Clock::now();
-        const Analysis again = analyze(s, large.analysis);
-        const double analyzeMs = msSince(ta);
+        measureClient(*side.models, s, large.analysis, smp);
         if (!measured)
             return;
         double server = 0;
@@ -423,9 +425,7 @@ GrowthPair measureGrowthPair(Workload& w, int small, int refreshes)
             if (st.role == QLatin1String(kConsoleRole) && !statementKind(st.query).isEmpty())
                 server += st.execMs;
         side.server->push_back(server);
-        side.client->push_back(s.decodeMs + analyzeMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs +
-                               smp.findingsMs);
-        (void)again;
+        side.client->push_back(smp.clientMs);
     };
     for (int i = 0; i < 12; ++i) // as runPoint: new names hashed, models filled
         for (Side& side : sides)

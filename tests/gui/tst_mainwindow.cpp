@@ -20,15 +20,6 @@
 
 using namespace lw;
 
-namespace {
-PollerConfig quickConfig(const QString& dsn) // refreshes every 200 ms
-{
-    PollerConfig cfg;
-    cfg.connect.dsn = dsn;
-    cfg.intervalMs = 200;
-    return cfg;
-}
-} // namespace
 
 class TestMainWindow : public QObject
 {
@@ -43,7 +34,7 @@ private Q_SLOTS:
             "INSERT INTO leases SELECT 'job-' || i, 'app-' || (i % 3) || ':' || (1000 + i) || ':' || "
             "md5(i::text)::varchar(16), now() - (i || ' s')::interval, now() + ((60 - i) || ' s')::interval "
             "FROM generate_series(1, 20) i");
-        Monitor monitor(quickConfig(db.dsn()));
+        Monitor monitor(test::pollerConfig(db.dsn(), 200));
         ui::MainWindow w(&monitor, QStringLiteral("test"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -95,7 +86,7 @@ private Q_SLOTS:
     void noticeKeepsTheConnectionInSight()
     {
         test::TestDatabase db("gui_notice");
-        Monitor monitor(quickConfig(db.dsn()));
+        Monitor monitor(test::pollerConfig(db.dsn(), 200));
         ui::MainWindow w(&monitor, QStringLiteral("test"));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));

@@ -12,13 +12,6 @@
 using namespace lw;
 
 namespace {
-PollerConfig configFor(const QString& dsn)
-{
-    PollerConfig c;
-    c.connect.dsn = dsn;
-    c.intervalMs = 100;
-    return c;
-}
 std::map<QString, LeaseRow> byName(const CowVector<LeaseRow>& rows)
 {
     std::map<QString, LeaseRow> out;
@@ -47,7 +40,7 @@ private Q_SLOTS:
     void tinyBudgetStretchesTheInterval()
     {
         test::TestDatabase db("footprint_budget");
-        PollerConfig cfg = configFor(db.dsn());
+        PollerConfig cfg = test::pollerConfig(db.dsn(), 100);
         cfg.serverTimeBudget = 1e-5; // any refresh (≥ 0.01 ms) needs ≥ 1 s between refreshes
         Poller p(cfg);
         QSignalSpy spy(&p, &Poller::snapshotReady);
@@ -63,7 +56,7 @@ private Q_SLOTS:
         QVERIFY2(spy.count() <= 2, qPrintable(QString::number(spy.count())));
 
         // The default budget leaves a cheap refresh at the configured interval.
-        Poller q(configFor(db.dsn()));
+        Poller q(test::pollerConfig(db.dsn(), 100));
         const Snapshot t = q.refreshOnce();
         QVERIFY(t.ok);
         QCOMPARE(t.effectiveIntervalMs, stretchedIntervalMs(100, t.serverMs, 0.01));
@@ -76,7 +69,7 @@ private Q_SLOTS:
                 "expires_at timestamptz)");
         db.exec("INSERT INTO leases SELECT 'l' || i, 'h:' || i || ':x', now(), now() + interval '60 s' "
                 "FROM generate_series(1, 3000) i");
-        Poller p(configFor(db.dsn()));
+        Poller p(test::pollerConfig(db.dsn(), 100));
         Snapshot s = p.refreshOnce();
         QVERIFY(s.ok);
         QCOMPARE(s.leases.size(), size_t(3000));
@@ -102,7 +95,7 @@ private Q_SLOTS:
         QCOMPARE(int(d.changed.size()), 4);
         QCOMPARE(s.leases.size() - d.appendedFrom, size_t(2));
         // The same rows as a fresh console reading everything.
-        Poller fresh(configFor(db.dsn()));
+        Poller fresh(test::pollerConfig(db.dsn(), 100));
         const Snapshot f = fresh.refreshOnce();
         QVERIFY(byName(s.leases) == byName(f.leases));
         QVERIFY(!byName(s.leases).at(QStringLiteral("l42")).holder);
@@ -138,7 +131,7 @@ private Q_SLOTS:
             return nullptr;
         };
 
-        Poller p(configFor(dsn));
+        Poller p(test::pollerConfig(dsn, 100));
         const Snapshot s1 = p.refreshOnce();
         const Snapshot s2 = p.refreshOnce();
         QVERIFY(s1.ok && s2.ok);
@@ -154,7 +147,7 @@ private Q_SLOTS:
         QCOMPARE(s3.advisoryLocks.size(), size_t(2));
         QVERIFY(sessionOf(s3) && sessionOf(s3)->query.contains(QLatin1String("4243")));
         // What a fresh poller decodes from scratch.
-        Poller fresh(configFor(dsn));
+        Poller fresh(test::pollerConfig(dsn, 100));
         const Snapshot f = fresh.refreshOnce();
         QVERIFY(f.ok);
         QVERIFY(std::vector<AdvisoryLockRow>(f.advisoryLocks) == std::vector<AdvisoryLockRow>(s3.advisoryLocks));
@@ -179,7 +172,7 @@ private Q_SLOTS:
                            pg::Clock::now() + std::chrono::seconds(60))
                      .isError());
 
-        Poller p(configFor(dsn));
+        Poller p(test::pollerConfig(dsn, 100));
         int reused = 0, maxN = 1;
         size_t rows = 0;
         for (int i = 0; i < 8; ++i) {

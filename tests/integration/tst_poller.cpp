@@ -10,13 +10,6 @@
 using namespace lw;
 
 namespace {
-PollerConfig configFor(const QString& dsn)
-{
-    PollerConfig c;
-    c.connect.dsn = dsn;
-    c.intervalMs = 200;
-    return c;
-}
 const char* kLeasesDdl = "CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, "
                          "expires_at timestamptz)";
 } // namespace
@@ -33,7 +26,7 @@ private Q_SLOTS:
             "INSERT INTO leases VALUES ('sweep', 'app-1:4242:00ff00ff00ff00ff', now() - interval '5 s', "
             "now() + interval '25 s'), ('alerts', 'app-2:7:abc', now() - interval '1 min', now() - interval "
             "'10 s')");
-        Poller p(configFor(db.dsn()));
+        Poller p(test::pollerConfig(db.dsn(), 200));
         const Snapshot s = p.refreshOnce();
         QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
         QVERIFY(!s.leasesError);
@@ -54,7 +47,7 @@ private Q_SLOTS:
     {
         test::TestDatabase db("poller_session");
         db.exec(kLeasesDdl);
-        Poller p(configFor(db.dsn()));
+        Poller p(test::pollerConfig(db.dsn(), 200));
         const Snapshot s = p.refreshOnce();
         QVERIFY(s.ok);
         const QString pid = QString::number(s.server.backendPid);
@@ -117,7 +110,7 @@ private Q_SLOTS:
             db.exec(ddl.arg(db.name()));
         if (ddl.contains("lw_noread_"))
             dsn += " user=lw_noread_" + db.name();
-        Poller p(configFor(dsn));
+        Poller p(test::pollerConfig(dsn, 200));
         const Snapshot s = p.refreshOnce();
         QVERIFY2(s.ok, qPrintable(s.error.toDisplayString())); // the database itself is fine
         QVERIFY(s.leasesError);
@@ -142,7 +135,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, dsn);
         QFETCH(QString, mustSay);
-        Poller p(configFor(dsn));
+        Poller p(test::pollerConfig(dsn, 200));
         const Snapshot s = p.refreshOnce();
         QVERIFY(!s.ok);
         QVERIFY2(s.error.toDisplayString().contains(mustSay), qPrintable(s.error.toDisplayString()));
@@ -157,7 +150,7 @@ private Q_SLOTS:
         db.exec("INSERT INTO leases VALUES ('a', 'h:1:aa', now(), now() + interval '1 min')");
         int backend = 0;
         {
-            Monitor m(configFor(db.dsn()));
+            Monitor m(test::pollerConfig(db.dsn(), 200));
             QSignalSpy spy(&m, &Monitor::refreshed);
             m.start();
             QTRY_VERIFY_WITH_TIMEOUT(spy.count() >= 2, 10000);

@@ -25,6 +25,14 @@ QString suiteDsn(const QString& dbname)
     return QStringLiteral("host=%1 port=5432 user=%2 dbname=%3").arg(dir, probe.superuser(), dbname);
 }
 
+PollerConfig pollerConfig(const QString& dsn, int intervalMs)
+{
+    PollerConfig c;
+    c.connect.dsn = dsn;
+    c.intervalMs = intervalMs;
+    return c;
+}
+
 cluster::ClusterOptions privateClusterOptions(const QString& name)
 {
     cluster::ClusterOptions o;

@@ -2,6 +2,7 @@
 // Test-side access to the throwaway cluster that ctest's `cluster.start` fixture runs for the whole
 // suite (see tests/CMakeLists.txt). Each test works in a database of its own, created here and
 // dropped at the end, so tests may run in parallel against one server.
+#include "Poller.h"
 #include "cluster/ThrowawayCluster.h"
 #include "pg/PgConnection.h"
 
@@ -18,6 +19,9 @@ QString suiteDsn(const QString& dbname = QStringLiteral("postgres"));
 // Options for a private cluster of a test (fault tests that stop/pause the server, TLS, lock-table
 // sizes). It lives below the suite's directory so the fixture's cleanup stops it even if the test crashes.
 cluster::ClusterOptions privateClusterOptions(const QString& name);
+
+// The console's defaults for `dsn`, refreshing every `intervalMs` (tests wait less).
+PollerConfig pollerConfig(const QString& dsn, int intervalMs);
 
 // Runs SQL on a DSN with a plain blocking connection (test set-up only). Throws std::runtime_error.
 void execSql(const QString& dsn, const QString& sql);
