@@ -37,9 +37,14 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
     std::vector<Finding> out;
     const double now = leases.serverNowEstimate();
     for (int i = 0; i < leases.rowCount(); ++i) {
+        // The model's compact per-row state first: the full entry is read only for a finding.
+        const bool stale = leases.stateAt(i, now) == LeaseState::Stale;
+        const bool skew = leases.clockSkewAt(i);
+        if (!stale && !skew)
+            continue;
         const auto& e = leases.entry(i);
         const LeaseRow& r = e.track.row;
-        if (r.expiresAt && leases.stateAt(i, now) == LeaseState::Stale) {
+        if (stale) {
             Finding f;
             f.kind = FindingKind::StaleLease;
             f.severity = 3;
@@ -64,7 +69,7 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
                                "lease (operator mode).");
             out.push_back(f);
         }
-        if (leases.clockSkewAt(i)) {
+        if (skew) {
             Finding f;
             f.kind = FindingKind::WriterClockSkew;
             f.severity = 2;

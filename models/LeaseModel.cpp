@@ -95,23 +95,38 @@ LeaseState LeaseModel::stateAt(int row) const
 
 LeaseState LeaseModel::stateAt(int row, double now) const
 {
-    return classifyLease(rows_[size_t(row)].track, now, policy_);
+    return brief_[size_t(row)].when.at(now);
+}
+
+void LeaseModel::setPolicy(const LeasePolicy& p)
+{
+    policy_ = p;
+    for (int i = 0; i < int(rows_.size()); ++i)
+        retime(i);
+}
+
+LeaseModel::Brief LeaseModel::briefOf(const Entry& e) const
+{
+    Brief b;
+    b.when = leaseTimeline(e.track, policy_);
+    if (e.track.row.takenAt && !e.track.releasedAt)
+        b.takenAt = *e.track.row.takenAt;
+    return b;
 }
 
 std::array<int, kLeaseStateCount> LeaseModel::stateCounts() const
 {
     std::array<int, kLeaseStateCount> counts{};
     const double now = serverNowEstimate();
-    for (const Entry& e : rows_)
-        ++counts[size_t(classifyLease(e.track, now, policy_))];
+    for (const Brief& b : brief_)
+        ++counts[size_t(b.when.at(now))];
     return counts;
 }
 
 bool LeaseModel::clockSkewAt(int row) const
 {
-    const auto& t = rows_[size_t(row)].track;
     // One second of slack: the writer's statement and our refresh are not the same instant.
-    return writerClockCheck_ && t.row.takenAt && !t.releasedAt && *t.row.takenAt > serverNow_ + 1.0;
+    return writerClockCheck_ && brief_[size_t(row)].takenAt > serverNow_ + 1.0;
 }
 
 QString LeaseModel::display(const Entry& e, int column, double now) const
@@ -167,8 +182,63 @@ QVariant LeaseModel::sortValue(const Entry& e, int column, double now) const
     case State:
         return leaseStateSeverity(classifyLease(e.track, now, policy_));
     default:
-        return display(e, column, now);
+        return sortText(e, column).toString();
     }
+}
+
+QStringView LeaseModel::sortText(const Entry& e, int column)
+{
+    // The raw values: display() only masks control characters (and cuts very long texts).
+    const LeaseRow& r = e.track.row;
+    switch (column) {
+    case Name:
+        return r.name;
+    case Host:
+        if (!r.holder)
+            return u"(no holder)";
+        return e.holder.structured ? QStringView(e.holder.host) : QStringView(*r.holder);
+    case Token:
+        return e.holder.structured ? QStringView(e.holder.token) : QStringView();
+    default:
+        return {};
+    }
+}
+
+bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity cs) const
+{
+    const Entry& a = rows_[size_t(left)];
+    const Entry& b = rows_[size_t(right)];
+    // The keys sortValue() gives, less the server time where it cancels out (a - now < b - now).
+    auto taken = [](const Entry& e) { return e.track.row.takenAt.value_or(-1e300); };
+    auto held = [](const Entry& e) { return e.track.row.takenAt ? -*e.track.row.takenAt : -1e300; };
+    auto expires = [](const Entry& e) { return e.track.row.expiresAt.value_or(1e300); };
+    auto pid = [](const Entry& e) { return e.holder.structured ? e.holder.pid : qint64(-1); };
+    switch (column) {
+    case Pid:
+        return pid(a) < pid(b);
+    case TakenAt:
+        return taken(a) < taken(b);
+    case HeldFor:
+        return held(a) < held(b);
+    case ExpiresIn:
+        return expires(a) < expires(b);
+    case State: {
+        const double now = serverNowEstimate();
+        return leaseStateSeverity(stateAt(left, now)) < leaseStateSeverity(stateAt(right, now));
+    }
+    default:
+        return sortText(a, column).compare(sortText(b, column), cs) < 0;
+    }
+}
+
+bool LeaseModel::matchesFilter(int row, const QString& text, Qt::CaseSensitivity cs) const
+{
+    const LeaseRow& r = rows_[size_t(row)].track.row;
+    if (r.name.contains(text, cs) || (r.holder && r.holder->contains(text, cs)))
+        return true;
+    // Only a text with a space can match across the two.
+    return text.contains(QLatin1Char(' ')) &&
+           (r.name + QLatin1Char(' ') + r.holder.value_or(QString())).contains(text, cs);
 }
 
 QVariant LeaseModel::data(const QModelIndex& index, int role) const
@@ -274,7 +344,7 @@ void LeaseModel::tick()
         lo = hi = -1;
     };
     for (int i = 0; i < int(rows_.size()); ++i) {
-        const auto st = qint8(classifyLease(rows_[size_t(i)].track, now, policy_));
+        const auto st = qint8(brief_[size_t(i)].when.at(now));
         if (tickStates_[size_t(i)] == st)
             continue;
         tickStates_[size_t(i)] = st;
@@ -342,6 +412,7 @@ void LeaseModel::applySnapshot(const Snapshot& s)
         --j;
         beginRemoveRows({}, firstRow, last);
         rows_.erase(rows_.begin() + firstRow, rows_.begin() + last + 1);
+        brief_.erase(brief_.begin() + firstRow, brief_.begin() + last + 1);
         endRemoveRows();
     }
     if (!toRemove.empty()) {
@@ -370,6 +441,7 @@ void LeaseModel::applySnapshot(const Snapshot& s)
         beginInsertRows({}, start, start + int(u.added.size()) - 1);
         for (Entry& e : u.added) {
             index_.insert(e.key, int(rows_.size()));
+            brief_.push_back(briefOf(e));
             rows_.push_back(std::move(e));
         }
         endInsertRows();
@@ -386,6 +458,7 @@ void LeaseModel::observeExisting(int i, const LeaseRow& row, Update& u)
     const bool holderChanged = e.track.row.holder != row.holder;
     const bool same = !wasReleased && e.track.row == row;
     observeLease(e.track, row, serverNow_, prevServerNow_, Sighting::Existing);
+    retime(i);
     if (!same) {
         if (holderChanged)
             e.holder = splitHolder(row.holder.value_or(QString()));
@@ -400,6 +473,7 @@ void LeaseModel::observeGone(int i, Update& u)
     if (e.track.releasedAt)
         return;
     observeMissing(e.track, serverNow_);
+    retime(i);
     ++releasedCount_;
     u.minChanged = std::min(u.minChanged, i);
     u.maxChanged = std::max(u.maxChanged, i);

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace lw {
@@ -35,7 +36,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
-    void setPolicy(const LeasePolicy& p) { policy_ = p; }
+    void setPolicy(const LeasePolicy& p);
     const LeasePolicy& policy() const { return policy_; }
     void setWriterUsesAppClock(bool on) { writerClockCheck_ = on; }
 
@@ -60,6 +61,12 @@ public:
     bool clockSkewAt(int row) const; // writer's taken-at lies in the server's future
     int rowOfKey(const QString& key) const { return index_.value(key, -1); }
 
+    // SortRole's order, typed: no QVariant (nor a display string) per comparison. Sorting 100 000
+    // rows makes millions of them; LeaseSortFilterProxy calls these.
+    bool lessThan(int left, int right, int column, Qt::CaseSensitivity cs) const;
+    // The text filter (FilterRole's "name holder" contains `text`), without building that string.
+    bool matchesFilter(int row, const QString& text, Qt::CaseSensitivity cs) const;
+
 public Q_SLOTS:
     void applySnapshot(const lw::Snapshot& s);
     // Repaints the time-dependent columns (countdowns tick between refreshes).
@@ -73,6 +80,7 @@ Q_SIGNALS:
 private:
     QString display(const Entry& e, int column, double now) const;
     QVariant sortValue(const Entry& e, int column, double now) const;
+    static QStringView sortText(const Entry& e, int column); // Name, Host, Token
     void rebuildIndex();
 
     struct Update
@@ -88,6 +96,17 @@ private:
     void addEntry(const QString& key, const LeaseRow& r, Sighting sighting, Update& u);
 
     std::vector<Entry> rows_;
+    // Per row, what passes over every row read (the tick, the state counts, the lease findings):
+    // the state's timeline and the writer's taken-at (-inf when released or unknown), kept in step
+    // with rows_ by retime() wherever a track changes.
+    struct Brief
+    {
+        LeaseTimeline when;
+        double takenAt = -std::numeric_limits<double>::infinity();
+    };
+    Brief briefOf(const Entry& e) const;
+    void retime(int row) { brief_[size_t(row)] = briefOf(rows_[size_t(row)]); }
+    std::vector<Brief> brief_;
     std::vector<int> snapRow_; // model row of each row of the last snapshot's leases
     quint64 deltaSource_ = 0, lastSeq_ = 0, lastGen_ = 0;
     int releasedCount_ = 0;

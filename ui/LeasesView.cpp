@@ -1,13 +1,13 @@
 #include "LeasesView.h"
 
 #include "LeaseModel.h"
+#include "LeaseSortFilterProxy.h"
 #include "StateStyle.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -15,18 +15,12 @@ namespace lw::ui {
 
 LeasesView::LeasesView(LeaseModel* model, QWidget* parent) : QWidget(parent), model_(model)
 {
-    proxy_ = new QSortFilterProxyModel(this);
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(LeaseModel::SortRole);
-    proxy_->setFilterRole(LeaseModel::FilterRole);
-    proxy_->setFilterKeyColumn(LeaseModel::Name);
-    proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    proxy_->setDynamicSortFilter(true);
+    proxy_ = new LeaseSortFilterProxy(model_, this);
 
     filter_ = new QLineEdit(this);
     filter_->setPlaceholderText(tr("Filter by lease name or holder…"));
     filter_->setClearButtonEnabled(true);
-    connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(filter_, &QLineEdit::textChanged, proxy_, &LeaseSortFilterProxy::setFilterText);
 
     summary_ = new QLabel(this);
     summary_->setTextFormat(Qt::RichText);

@@ -1,10 +1,11 @@
 #pragma once
 // The leases page: summary line, text filter, sortable table over LeaseModel.
+#include "LeaseSortFilterProxy.h"
+
 #include <QWidget>
 
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace lw {
@@ -21,7 +22,7 @@ public:
 
     QTableView* table() const { return table_; }
     QLineEdit* filterEdit() const { return filter_; }
-    QSortFilterProxyModel* proxy() const { return proxy_; }
+    LeaseSortFilterProxy* proxy() const { return proxy_; }
     QString summaryText() const;
 
 Q_SIGNALS:
@@ -31,7 +32,7 @@ private:
     void updateSummary();
 
     LeaseModel* model_;
-    QSortFilterProxyModel* proxy_;
+    LeaseSortFilterProxy* proxy_;
     QTableView* table_;
     QLineEdit* filter_;
     QLabel* summary_;

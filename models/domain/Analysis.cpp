@@ -296,38 +296,56 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg)
     auto lockId = [](const AdvisoryLockRow& l) {
         return l.twoKeys ? (qint64(l.key1) << 32) ^ qint64(quint32(l.key2)) ^ (qint64(1) << 62) : l.key;
     };
-    // Only waiters ask who holds their key: no index of every held lock when nobody waits.
-    if (std::any_of(s.advisoryLocks.begin(), s.advisoryLocks.end(),
-                    [](const AdvisoryLockRow& l) { return !l.granted; }))
+    // Only waiters ask who holds their key: the holders of the waited-on keys are indexed, not
+    // every held lock (20 000 of them made this index most of the analysis' time).
+    for (const AdvisoryLockRow& l : s.advisoryLocks)
+        if (!l.granted)
+            holdersByKey.insert(lockId(l), {});
+    if (!holdersByKey.isEmpty())
         for (const AdvisoryLockRow& l : s.advisoryLocks)
             if (l.granted)
-                holdersByKey[lockId(l)].push_back(l.pid);
-    // Per session, not per lock: a session holding 5 000 locks has one idle text, shared.
-    QHash<int, QString> idleFindingByPid;
-    const QString sessionLevelFinding = QStringLiteral("session-level lock (held with no transaction open)");
+                if (const auto it = holdersByKey.find(lockId(l)); it != holdersByKey.end())
+                    it->push_back(l.pid);
+    // Per session, not per lock: a session holding 20 000 locks is looked up, classified and given
+    // its idle text once, not once per lock.
+    struct SessionSide
+    {
+        int session = -1;
+        double idleForS = -1;
+        bool sessionLevel = false; // granted locks: no open transaction
+        QString idleFinding;       // granted locks: idle too long, or session-level, or empty
+    };
+    QHash<int, SessionSide> sides;
+    auto sideOf = [&](int pid) -> const SessionSide& {
+        auto it = sides.find(pid);
+        if (it != sides.end())
+            return *it;
+        SessionSide side;
+        side.session = byPid.value(pid, -1);
+        if (const SessionRow* vs = side.session < 0 ? nullptr : &s.sessions[size_t(side.session)]) {
+            if (isIdle(*vs) && vs->stateChange)
+                side.idleForS = s.serverNow - *vs->stateChange;
+            side.sessionLevel = vs->state == QLatin1String("idle"); // a transaction-level lock would be gone
+        }
+        if (side.idleForS > th.idleHoldingS)
+            side.idleFinding = QStringLiteral("idle %1 holding this lock: the connection is out of its pool")
+                                   .arg(formatDuration(side.idleForS));
+        else if (side.sessionLevel)
+            side.idleFinding = QStringLiteral("session-level lock (held with no transaction open)");
+        return *sides.insert(pid, std::move(side));
+    };
     a.locks.reserve(s.advisoryLocks.size());
     for (const AdvisoryLockRow& l : s.advisoryLocks) {
         LockView v;
         v.lock = l;
-        v.session = byPid.value(l.pid, -1);
+        const SessionSide& side = sideOf(l.pid);
+        v.session = side.session;
         const SessionRow* vs = v.session < 0 ? nullptr : &s.sessions[size_t(v.session)];
         v.name = resolveLockName(l, names, &v.collision);
-        const bool idle = vs && isIdle(*vs);
-        if (idle && vs->stateChange)
-            v.idleForS = s.serverNow - *vs->stateChange;
-        if (l.granted && vs && vs->state == QLatin1String("idle"))
-            v.sessionLevel = true; // no open transaction: a transaction-level lock would be gone
+        v.idleForS = side.idleForS;
         if (l.granted) {
-            if (v.idleForS > th.idleHoldingS) {
-                auto it = idleFindingByPid.find(l.pid);
-                if (it == idleFindingByPid.end())
-                    it = idleFindingByPid.insert(
-                        l.pid, QStringLiteral("idle %1 holding this lock: the connection is out of its pool")
-                                   .arg(formatDuration(v.idleForS)));
-                v.finding = *it;
-            } else if (v.sessionLevel) {
-                v.finding = sessionLevelFinding;
-            }
+            v.sessionLevel = side.sessionLevel;
+            v.finding = side.idleFinding;
         } else {
             const QString label = v.name.isEmpty() ? advisoryKeyText(l) : v.name;
             const double waited = l.waitStart ? s.serverNow - *l.waitStart : -1;

@@ -179,26 +179,29 @@ std::optional<double> secondsSinceRenewal(const LeaseTrack& t, double now)
     return now - t.watchSince; // no renewal seen since we started watching this holder
 }
 
+LeaseTimeline leaseTimeline(const LeaseTrack& t, const LeasePolicy& p)
+{
+    LeaseTimeline w;
+    if (t.releasedAt) {
+        w.fixed = LeaseState::Released;
+        return w;
+    }
+    if (!t.row.expiresAt)
+        return w; // Unknown
+    w.timed = true;
+    w.expiresAt = *t.row.expiresAt;
+    if (t.takenOverAt)
+        w.takenOverUntil = *t.takenOverAt + p.takenOverLingerS;
+    if (const auto after = overdueAfter(t, p)) // seconds since renewal > after
+        w.overdueAfter = (t.lastRenewal ? *t.lastRenewal : t.watchSince) + *after;
+    if (const std::optional<double> ttl = p.ttlOverride ? p.ttlOverride : t.ttl) // time left < share
+        w.expiringAfter = w.expiresAt - p.expiringSoonShare * *ttl;
+    return w;
+}
+
 LeaseState classifyLease(const LeaseTrack& t, double now, const LeasePolicy& p)
 {
-    if (t.releasedAt)
-        return LeaseState::Released;
-    if (!t.row.expiresAt)
-        return LeaseState::Unknown;
-    const double left = *t.row.expiresAt - now;
-    if (left <= 0)
-        return LeaseState::Stale;
-    if (t.takenOverAt && now - *t.takenOverAt < p.takenOverLingerS)
-        return LeaseState::TakenOver;
-    if (const auto after = overdueAfter(t, p)) {
-        const auto since = secondsSinceRenewal(t, now);
-        if (since && *since > *after)
-            return LeaseState::RenewalOverdue;
-    }
-    const std::optional<double> ttl = p.ttlOverride ? p.ttlOverride : t.ttl;
-    if (ttl && left < p.expiringSoonShare * *ttl)
-        return LeaseState::ExpiringSoon;
-    return LeaseState::Held;
+    return leaseTimeline(t, p).at(now);
 }
 
 } // namespace lw

@@ -122,6 +122,47 @@ private Q_SLOTS:
         s.keyCollisions = std::make_shared<const KeyNames>(); // the poller knows of none
         QVERIFY(!findingOf(analyze(s, {}), FindingKind::KeyCollision));
     }
+
+    // A waiter names the sessions holding its key, and only those, however many other locks are
+    // held; per session, an idle holder's text and a session-level lock's text.
+    void waitersNameTheirKeysHolders_data()
+    {
+        QTest::addColumn<int>("otherLocks");
+        QTest::newRow("no other locks") << 0;
+        QTest::newRow("20 000 other locks") << 20000;
+    }
+    void waitersNameTheirKeysHolders()
+    {
+        QFETCH(int, otherLocks);
+        Snapshot s = refresh(otherLocks); // pid 101, idle 60 s, holds keys 1…otherLocks
+        s.sessions.push_back(test::sessionRow(201, QStringLiteral("a"), QStringLiteral("idle"), kNow - 2));
+        s.sessions.push_back(test::sessionRow(202, QStringLiteral("b"), QStringLiteral("idle in transaction"), kNow - 30));
+        s.sessions.push_back(test::sessionRow(301, QStringLiteral("waiter"), QStringLiteral("active"), kNow - 9));
+        s.advisoryLocks.push_back(test::advisoryLock(201, -7)); // shared holders of key -7
+        s.advisoryLocks.push_back(test::advisoryLock(202, -7));
+        AdvisoryLockRow wait = test::advisoryLock(301, -7, false);
+        wait.waitStart = kNow - 9;
+        s.advisoryLocks.push_back(wait);
+        s.advisoryLocks.push_back(test::advisoryLock(301, -8, false)); // nobody holds -8
+        const Analysis a = analyze(s, AnalysisConfig{});
+        QCOMPARE(a.locks.size(), size_t(otherLocks + 4));
+        const LockView& waiting = a.locks[size_t(otherLocks + 2)];
+        QCOMPARE(waiting.finding, QStringLiteral("waiting 9 s behind pid 201, 202"));
+        QCOMPARE(a.locks[size_t(otherLocks + 3)].finding, QStringLiteral("waiting behind pid ?"));
+        const Finding* f = findingOf(a, FindingKind::AdvisoryWait);
+        QVERIFY(f);
+        QVERIFY2(f->title.endsWith(QStringLiteral("held by pid 201, 202")), qPrintable(f->title));
+        // Per session: 201 idle 2 s with no transaction, 202 idle in transaction for 30 s.
+        QCOMPARE(a.locks[size_t(otherLocks)].finding,
+                 QStringLiteral("session-level lock (held with no transaction open)"));
+        QVERIFY(a.locks[size_t(otherLocks)].sessionLevel);
+        QVERIFY(!a.locks[size_t(otherLocks + 1)].sessionLevel);
+        QCOMPARE(a.locks[size_t(otherLocks + 1)].idleForS, 30.0);
+        QCOMPARE(a.locks[size_t(otherLocks + 1)].finding,
+                 QStringLiteral("idle 30 s holding this lock: the connection is out of its pool"));
+        QCOMPARE(waiting.idleForS, -1.0);
+        QVERIFY(!waiting.sessionLevel);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAnalysis)

@@ -1,10 +1,13 @@
 // LeaseModel across refreshes, under QAbstractItemModelTester (attached before any data is set).
 #include "LeaseModel.h"
+#include "LeaseSortFilterProxy.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+
+#include <numeric>
 
 using namespace lw;
 
@@ -275,6 +278,151 @@ private Q_SLOTS:
         QCOMPARE(changed.count(), 2);
         QCOMPARE(changed.last().at(0).value<QModelIndex>().row(), m->rowOfKey("b"));
         QVERIFY(changed.last().at(2).value<QList<int>>().isEmpty()); // all roles
+    }
+
+    // The model's compact per-row state (what the tick, the counts and the lease findings read)
+    // stays what the full track says, through deltas, full comparisons, takeovers, releases,
+    // removals and a policy change.
+    void compactStateFollowsTheTracks()
+    {
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        m->setWriterUsesAppClock(true);
+        LeasePolicy pol;
+        pol.releasedLingerS = 3;
+        m->setPolicy(pol);
+        auto check = [&](const char* when) {
+            for (int r = 0; r < m->rowCount(); ++r) {
+                const LeaseTrack& t = m->entry(r).track;
+                for (double now : {m->serverNowEstimate() - 50, m->serverNowEstimate(), m->serverNowEstimate() + 7,
+                                   m->serverNowEstimate() + 29, m->serverNowEstimate() + 400}) {
+                    if (m->stateAt(r, now) != classifyLease(t, now, m->policy()))
+                        QFAIL(qPrintable(QStringLiteral("%1: row %2 at %3: %4, the track says %5")
+                                             .arg(when, m->entry(r).key)
+                                             .arg(now)
+                                             .arg(leaseStateKey(m->stateAt(r, now)),
+                                                  leaseStateKey(classifyLease(t, now, m->policy())))));
+                }
+                const bool skew = t.row.takenAt && !t.releasedAt && *t.row.takenAt > m->serverNowEstimate() + 1.0;
+                QCOMPARE(m->clockSkewAt(r), skew);
+            }
+            const auto counts = m->stateCounts();
+            QCOMPARE(std::accumulate(counts.begin(), counts.end(), 0), m->rowCount());
+        };
+        auto delta = [](Snapshot s, quint64 seq, quint64 base, size_t baseSize, std::vector<int> changed,
+                        size_t appendedFrom, std::vector<std::pair<int, int>> moves = {}) {
+            s.seq = seq;
+            s.generation = 1;
+            auto d = std::make_shared<LeaseDelta>();
+            d->source = 9;
+            d->baseSeq = base;
+            d->baseSize = baseSize;
+            d->changed = std::move(changed);
+            d->appendedFrom = appendedFrom;
+            d->moves = std::move(moves);
+            s.leaseDelta = std::move(d);
+            return s;
+        };
+        Snapshot s1 = snap(100, {lease("a", "h:1:a", 90, 130), lease("b", "h:1:b", 90, 101),
+                                 lease("c", "h:1:c", 90, 120), lease("d", "h:1:d", 150, 190)},
+                           mono_);
+        m->applySnapshot(delta(s1, 1, 0, 0, {}, 0));
+        check("first");
+        // a renewed, b expired and taken over, e new (delta).
+        mono_ += 1000;
+        m->applySnapshot(delta(snap(102, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
+                                          lease("c", "h:1:c", 90, 120), lease("d", "h:1:d", 150, 190),
+                                          lease("e", "h:2:e", 101, 161)},
+                                    mono_),
+                               2, 1, 4, {0, 1}, 4));
+        check("renewal, takeover, new row");
+        // c gone (e moves into its place): released (delta).
+        mono_ += 1000;
+        m->applySnapshot(delta(snap(103, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
+                                          lease("e", "h:2:e", 101, 161), lease("d", "h:1:d", 150, 190)},
+                                    mono_),
+                               3, 2, 5, {}, 4, {{2, 4}}));
+        QCOMPARE(m->stateAt(m->rowOfKey("c")), LeaseState::Released);
+        check("release");
+        // Past the linger: c removed (rows shift); d's skewed taken-at corrected; full comparison.
+        mono_ += 5000;
+        m->applySnapshot(snap(108, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
+                                    lease("e", "h:2:e", 101, 161), lease("d", "h:1:d", 105, 190)},
+                              mono_));
+        QCOMPARE(m->rowOfKey("c"), -1);
+        check("removal");
+        // c back; a policy with a fixed TTL changes every row's timeline.
+        mono_ += 1000;
+        m->applySnapshot(snap(109, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
+                                    lease("e", "h:2:e", 101, 161), lease("d", "h:1:d", 105, 190),
+                                    lease("c", "h:3:c", 109, 119)},
+                              mono_));
+        check("re-added");
+        pol.ttlOverride = 200;
+        m->setPolicy(pol);
+        check("policy");
+    }
+
+    // LeaseSortFilterProxy's typed comparisons give SortRole's order (ties in source order, as
+    // both sorts are stable) and FilterRole's matches.
+    void typedProxyMatchesTheRoles_data()
+    {
+        QTest::addColumn<int>("column");
+        QTest::addColumn<int>("order");
+        for (int c = 0; c < LeaseModel::ColumnCount; ++c)
+            for (Qt::SortOrder o : {Qt::AscendingOrder, Qt::DescendingOrder})
+                QTest::addRow("column %d %s", c, o == Qt::AscendingOrder ? "up" : "down") << c << int(o);
+    }
+    void typedProxyMatchesTheRoles()
+    {
+        QFETCH(int, column);
+        QFETCH(int, order);
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        LeaseSortFilterProxy typed(m);
+        new QAbstractItemModelTester(&typed, QAbstractItemModelTester::FailureReportingMode::QtTest, &owner);
+        QSortFilterProxyModel reference;
+        reference.setSourceModel(m);
+        reference.setSortRole(LeaseModel::SortRole);
+        reference.setFilterRole(LeaseModel::FilterRole);
+        reference.setFilterCaseSensitivity(Qt::CaseInsensitive);
+        reference.setDynamicSortFilter(true);
+        typed.sort(column, Qt::SortOrder(order));
+        reference.sort(column, Qt::SortOrder(order));
+        std::vector<LeaseRow> rows;
+        for (int i = 0; i < 60; ++i) {
+            LeaseRow r;
+            r.name = QStringLiteral("%1-%2").arg(i % 3 ? "Lease" : "job").arg((i * 37) % 23);
+            if (i % 7 == 3)
+                r.name += QStringLiteral(" x"); // a space inside
+            if (i % 5 == 1)
+                r.holder = QStringLiteral("host%1:%2:tok%3").arg(i % 4).arg(1000 + (i * 13) % 9).arg(i % 6);
+            else if (i % 5 == 2)
+                r.holder = QStringLiteral("Worker %1").arg(i % 4); // unstructured
+            else if (i % 5 != 0)
+                r.holder = QStringLiteral("box:%1:t").arg(100 + i % 3);
+            if (i % 9 != 4)
+                r.takenAt = 1000 + (i * 7) % 11;
+            if (i % 8 != 5)
+                r.expiresAt = 1000 + (i * 11) % 40 - 10; // some stale, some soon, some fine
+            rows.push_back(r);
+        }
+        m->applySnapshot(snap(1005, rows, mono_));
+        auto keys = [](const QAbstractItemModel& p) {
+            QStringList out;
+            for (int r = 0; r < p.rowCount(); ++r)
+                out << p.index(r, 0).data(LeaseModel::KeyRole).toString();
+            return out;
+        };
+        QCOMPARE(keys(typed), keys(reference));
+        for (const QString text : {"lease-1", "HOST2", "x box", "worker 3", "zzz", "tok5"}) {
+            typed.setFilterText(text);
+            reference.setFilterFixedString(text);
+            QCOMPARE(keys(typed), keys(reference));
+        }
+        typed.setFilterText({});
+        reference.setFilterFixedString({});
+        QCOMPARE(keys(typed), keys(reference));
     }
 };
 
