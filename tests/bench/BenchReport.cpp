@@ -32,6 +32,7 @@ const Field kFields[] = {
     {"decodeMs", &Sample::decodeMs},         {"analyzeMs", &Sample::analyzeMs},
     {"handoffMs", &Sample::handoffMs},       {"leaseModelMs", &Sample::leaseModelMs},
     {"lockModelsMs", &Sample::lockModelsMs}, {"findingsMs", &Sample::findingsMs},
+    {"poolHistoryMs", &Sample::poolHistoryMs},
 };
 
 double ratio(double a, double b)
@@ -277,7 +278,7 @@ bool printTables(FILE* out, const RunInfo& run, const std::vector<PointResult>& 
     h += kStatementKinds;
     printAligned(out, h, rows);
 
-    std::fprintf(out, "\nClient time per refresh, median ms (client = decode + analyze + handoff + models; "
+    std::fprintf(out, "\nClient time per refresh, median ms (client = decode + analyze + handoff + models + pool history; "
                       "cold = the point's first refresh, every row inserted)\n");
     rows.clear();
     for (const auto& p : points)
@@ -289,14 +290,16 @@ bool printTables(FILE* out, const RunInfo& run, const std::vector<PointResult>& 
                         check(num(median(column(p, &Sample::handoffMs)))),
                         check(num(median(column(p, &Sample::leaseModelMs)))),
                         check(num(median(column(p, &Sample::lockModelsMs)))),
-                        check(num(median(column(p, &Sample::findingsMs)))), check(num(p.coldClientMs)),
+                        check(num(median(column(p, &Sample::findingsMs)))),
+                        check(num(median(column(p, &Sample::poolHistoryMs)))), check(num(p.coldClientMs)),
                         QString::number(p.findings),
                         QStringLiteral("%1 (%2 reused)").arg(p.locksEveryN).arg(p.locksReused)});
     printAligned(out,
                  {QStringLiteral("point"), QStringLiteral("refresh wall"), QStringLiteral("wait"),
                   QStringLiteral("prepare"), QStringLiteral("decode"), QStringLiteral("analyze"),
                   QStringLiteral("handoff"), QStringLiteral("lease model"), QStringLiteral("lock models"),
-                  QStringLiteral("findings"), QStringLiteral("cold client"), QStringLiteral("#findings"),
+                  QStringLiteral("findings"), QStringLiteral("pool history"), QStringLiteral("cold client"),
+                  QStringLiteral("#findings"),
                   QStringLiteral("pg_locks every")},
                  rows);
 

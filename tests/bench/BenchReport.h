@@ -31,6 +31,7 @@ struct Sample
     double leaseModelMs = 0;
     double lockModelsMs = 0;                          // AdvisoryLockModel + BlockingTreeModel
     double findingsMs = 0;                            // DeadlockWindow + collectFindings + FindingsModel
+    double poolHistoryMs = 0; // PoolHistory::add: the pool page records every refresh, shown or not
     QMap<QString, double> consoleStmtMs, floorStmtMs; // per statement kind
 };
 

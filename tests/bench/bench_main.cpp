@@ -15,6 +15,7 @@
 #include "LeasesView.h"
 #include "LocksModels.h"
 #include "Poller.h"
+#include "PoolHistory.h"
 
 #include <QApplication>
 #include <QHeaderView>
@@ -150,7 +151,8 @@ struct Models
     BlockingTreeModel blocking;
     FindingsModel findings;
     DeadlockWindow deadlocks;
-    Snapshot last; // Monitor::last_
+    PoolHistory poolHistory; // PoolView's, fed by Monitor::refreshed
+    Snapshot last;           // Monitor::last_
 };
 
 // Monitor::onSnapshot, timed by part. The queued signal's copy and Monitor::last_ are the handoff.
@@ -173,6 +175,9 @@ void applyToModels(Models& m, const Snapshot& fromWorker, Sample& out)
         m.findings.setFindings(collectFindings(s, m.leases, &m.deadlocks), s.serverNow);
     }
     out.findingsMs = msSince(t);
+    t = Clock::now();
+    m.poolHistory.add(s); // PoolView::onRefreshed, whether the page is shown or not
+    out.poolHistoryMs = msSince(t);
 }
 
 // The client side of one refresh: the models updated (timed by part), analyze() timed again (it
@@ -186,7 +191,8 @@ qint64 measureClient(Models& m, const Snapshot& s, const AnalysisConfig& cfg, Sa
     smp.analyzeMs = msSince(ta);
     smp.decodeMs = s.decodeMs;
     smp.clientMs =
-        s.decodeMs + smp.analyzeMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs + smp.findingsMs;
+        s.decodeMs + smp.analyzeMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs + smp.findingsMs +
+        smp.poolHistoryMs;
     return qint64(again.findings.size());
 }
 
@@ -253,6 +259,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
     Poller poller(cfg);
     auto models = std::make_unique<Models>();
     models->leases.setPolicy(leasePolicyFor(cfg));
+    models->poolHistory.setAnalysisConfig(cfg.analysis);
     QObject::connect(&models->leases, &QAbstractItemModel::modelReset, [&pr] { ++pr.leaseModelResets; });
 
     pg::Connection floorConn, rawConn;
@@ -330,7 +337,8 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
         smp.bytes = double(s.bytesReceived);
         smp.waitMs = s.clientWaitMs;
         smp.prepMs = std::max(0.0, smp.wallMs - s.clientWaitMs - s.decodeMs - smp.analyzeMs);
-        smp.endToEndMs = smp.wallMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs + smp.findingsMs;
+        smp.endToEndMs =
+            smp.wallMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs + smp.findingsMs + smp.poolHistoryMs;
 
         if (!floorFirst)
             runFloor();
@@ -418,8 +426,10 @@ GrowthPair measureGrowthPair(Workload& w, int small, int refreshes)
                       &gp.smallClientMs},
                      {std::make_unique<Poller>(large), std::make_unique<Models>(), &gp.largeServerMs,
                       &gp.largeClientMs}};
-    for (Side& side : sides)
+    for (Side& side : sides) {
         side.models->leases.setPolicy(leasePolicyFor(large));
+        side.models->poolHistory.setAnalysisConfig(large.analysis);
+    }
     auto refresh = [&](Side& side, bool measured) {
         checkInterrupted();
         w.renewSome();
