@@ -79,10 +79,8 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
         bc.dsn = bouncerDsn.trimmed();
         bc.intervalMs = cfg.intervalMs;
         auto* bm = new bouncer::PgBouncerMonitor(bc, w);
-        Monitor* m = c.monitor.get();
-        auto* page = new ui::PgBouncerView(bm, [m]() -> const Snapshot& { return m->lastSnapshot(); }, w->tabs());
-        connect(m, &Monitor::refreshed, bm, &bouncer::PgBouncerMonitor::joinClusterSnapshot);
-        w->tabs()->addTab(page, tr("PgBouncer"));
+        bm->accompany(c.monitor.get()); // the join, and its findings on the Overview
+        w->tabs()->addTab(new ui::PgBouncerView(bm, {}, w->tabs()), tr("PgBouncer"));
         bm->start();
     }
 

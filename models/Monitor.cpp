@@ -105,9 +105,27 @@ void Monitor::onSnapshot(const Snapshot& s)
     blocking_.applySnapshot(s);
     if (s.ok) {
         deadlocks_.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-        findings_.setFindings(collectFindings(s, leases_, &deadlocks_), s.serverNow);
+        ownFindings_ = collectFindings(s, leases_, &deadlocks_);
+        publishFindings();
     }
     Q_EMIT refreshed(s);
+}
+
+void Monitor::setExternalFindings(const QString& source, std::vector<Finding> findings)
+{
+    external_[source] = std::move(findings);
+    if (last_.ok)
+        publishFindings(); // else with the next good refresh: "since" needs the server's clock
+}
+
+void Monitor::publishFindings()
+{
+    std::vector<Finding> all = ownFindings_;
+    for (const auto& [source, list] : external_)
+        all.insert(all.end(), list.begin(), list.end());
+    std::stable_sort(all.begin(), all.end(),
+                     [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+    findings_.setFindings(all, last_.serverNow);
 }
 
 void Monitor::onStatus(const ConnectionStatus& st)
@@ -172,6 +190,7 @@ void Monitor::resetRecorded()
     empty.analysis = std::make_shared<const Analysis>();
     locks_.applySnapshot(empty);
     blocking_.applySnapshot(empty);
+    ownFindings_.clear();
     findings_.setFindings({}, 0);
     deadlocks_ = DeadlockWindow(deadlocks_.windowSeconds());
     last_ = Snapshot();

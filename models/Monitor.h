@@ -10,7 +10,9 @@
 #include <QPointer>
 #include <QThread>
 
+#include <map>
 #include <memory>
+#include <vector>
 
 class QTimer;
 
@@ -38,6 +40,9 @@ public:
     void setIntervalMs(int ms);
     // Applies a new configuration: a new worker; results still in flight from the old one are dropped.
     void reconfigure(PollerConfig cfg);
+    // Findings of a companion source (the PgBouncer join) shown with the database's own, worst
+    // first, in findings() (the Overview, the alerts): replaces `source`'s previous list.
+    void setExternalFindings(const QString& source, std::vector<Finding> findings);
 
     // ---- Recorded data (issue 9): a Monitor without a poller ------------------------------------
     // Never connects: showRecorded() hands recorded snapshots to the models through onSnapshot(),
@@ -59,6 +64,7 @@ Q_SIGNALS:
 private:
     void onSnapshot(const Snapshot& s);
     void onStatus(const ConnectionStatus& st);
+    void publishFindings();
     void startWorker();
     void stopWorker();
 
@@ -70,6 +76,8 @@ private:
     AdvisoryLockModel locks_;
     BlockingTreeModel blocking_;
     FindingsModel findings_;
+    std::vector<Finding> ownFindings_;                    // the last refresh's collectFindings()
+    std::map<QString, std::vector<Finding>> external_;    // by source
     DeadlockWindow deadlocks_;
     Snapshot last_;
     ConnectionStatus status_;

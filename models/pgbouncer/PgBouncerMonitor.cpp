@@ -1,5 +1,7 @@
 #include "PgBouncerMonitor.h"
 
+#include "Monitor.h"
+
 #include <QTimer>
 
 #include <algorithm>
@@ -158,6 +160,14 @@ void PgBouncerMonitor::joinClusterSnapshot(const Snapshot& s)
     holds_ = slotHolds(lastGood_, s);
     pools_.applyHolds(holds_);
     Q_EMIT holdsChanged();
+}
+
+void PgBouncerMonitor::accompany(Monitor* cluster)
+{
+    setClusterSnapshotSource([cluster]() -> const Snapshot& { return cluster->lastSnapshot(); });
+    connect(cluster, &Monitor::refreshed, this, &PgBouncerMonitor::joinClusterSnapshot);
+    connect(this, &PgBouncerMonitor::holdsChanged, cluster,
+            [this, cluster] { cluster->setExternalFindings(QStringLiteral("pgbouncer"), findings()); });
 }
 
 std::vector<Finding> PgBouncerMonitor::findings() const

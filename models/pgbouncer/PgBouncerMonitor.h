@@ -17,6 +17,10 @@
 
 class QTimer;
 
+namespace lw {
+class Monitor;
+}
+
 namespace lw::bouncer {
 
 // Lives on the worker thread.
@@ -71,6 +75,9 @@ public:
     void setClusterSnapshotSource(std::function<const Snapshot&()> latest);
     // Joins the last PgBouncer snapshot with a new cluster snapshot (connect Monitor::refreshed here).
     void joinClusterSnapshot(const lw::Snapshot& s);
+    // Companion of `cluster` (its window's): joins each of its refreshes and reports the slots'
+    // findings into its findings (the Overview, the alerts) as source "pgbouncer".
+    void accompany(Monitor* cluster);
 
     void start();
     void setPaused(bool paused);
