@@ -80,7 +80,7 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
         bc.intervalMs = cfg.intervalMs;
         auto* bm = new bouncer::PgBouncerMonitor(bc, w);
         bm->accompany(c.monitor.get()); // the join, and its findings on the Overview
-        w->tabs()->addTab(new ui::PgBouncerView(bm, {}, w->tabs()), tr("PgBouncer"));
+        w->tabs()->addTab(new ui::PgBouncerView(bm, w->tabs()), tr("PgBouncer"));
         bm->start();
     }
 

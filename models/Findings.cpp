@@ -112,9 +112,14 @@ std::vector<Finding> collectFindings(const Snapshot& s, const LeaseModel& leases
                                "short, set lock_timeout.");
         out.push_back(f);
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+    sortWorstFirst(out);
     return out;
+}
+
+void sortWorstFirst(std::vector<Finding>& findings)
+{
+    std::stable_sort(findings.begin(), findings.end(),
+                     [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
 }
 
 } // namespace lw

@@ -28,5 +28,7 @@ private:
 std::vector<Finding> leaseFindings(const LeaseModel& leases);
 std::vector<Finding> collectFindings(const Snapshot& s, const LeaseModel& leases,
                                      const DeadlockWindow* deadlocks);
+// Worst first (severity), in their order within a severity: the order every list of findings shows.
+void sortWorstFirst(std::vector<Finding>& findings);
 
 } // namespace lw

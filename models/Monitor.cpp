@@ -123,8 +123,7 @@ void Monitor::publishFindings()
     std::vector<Finding> all = ownFindings_;
     for (const auto& [source, list] : external_)
         all.insert(all.end(), list.begin(), list.end());
-    std::stable_sort(all.begin(), all.end(),
-                     [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+    sortWorstFirst(all);
     findings_.setFindings(all, last_.serverNow);
 }
 

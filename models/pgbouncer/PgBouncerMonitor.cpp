@@ -173,8 +173,7 @@ void PgBouncerMonitor::accompany(Monitor* cluster)
 std::vector<Finding> PgBouncerMonitor::findings() const
 {
     std::vector<Finding> f = slotFindings(holds_);
-    std::stable_sort(f.begin(), f.end(),
-                     [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
+    sortWorstFirst(f);
     return f;
 }
 

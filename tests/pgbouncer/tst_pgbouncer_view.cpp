@@ -59,8 +59,8 @@ private Q_SLOTS:
         bc.intervalMs = 200;
         PgBouncerMonitor bm(bc);
         // The main window's wiring (three lines there).
-        PgBouncerView v(&bm, [&cluster]() -> const Snapshot& { return cluster.lastSnapshot(); });
-        QObject::connect(&cluster, &Monitor::refreshed, &bm, &PgBouncerMonitor::joinClusterSnapshot);
+        bm.accompany(&cluster);
+        PgBouncerView v(&bm);
         v.resize(1400, 900);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));

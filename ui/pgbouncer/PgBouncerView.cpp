@@ -54,13 +54,9 @@ QColor severityColor(int severity)
 }
 } // namespace
 
-PgBouncerView::PgBouncerView(bouncer::PgBouncerMonitor* monitor,
-                             std::function<const Snapshot&()> latestCluster, QWidget* parent)
+PgBouncerView::PgBouncerView(bouncer::PgBouncerMonitor* monitor, QWidget* parent)
     : QWidget(parent), monitor_(monitor)
 {
-    if (latestCluster)
-        monitor_->setClusterSnapshotSource(std::move(latestCluster));
-
     status_ = new QLabel(this);
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);

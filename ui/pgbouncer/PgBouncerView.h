@@ -6,8 +6,6 @@
 #include <QHash>
 #include <QWidget>
 
-#include <functional>
-
 class QLabel;
 class QListWidget;
 class QGridLayout;
@@ -15,7 +13,6 @@ class QTableView;
 class QSortFilterProxyModel;
 
 namespace lw {
-struct Snapshot;
 namespace bouncer {
 class PgBouncerMonitor;
 struct BouncerSnapshot;
@@ -30,11 +27,8 @@ class PgBouncerView : public QWidget
 {
     Q_OBJECT
 public:
-    // `latestCluster` returns the monitored cluster's latest snapshot (e.g. Monitor::lastSnapshot)
-    // for the join of server slots with advisory locks; without it, feed the cluster's refreshes to
-    // PgBouncerMonitor::joinClusterSnapshot.
-    explicit PgBouncerView(bouncer::PgBouncerMonitor* monitor,
-                           std::function<const Snapshot&()> latestCluster = {}, QWidget* parent = nullptr);
+    // The join of server slots with advisory locks comes from the monitor (PgBouncerMonitor::accompany).
+    explicit PgBouncerView(bouncer::PgBouncerMonitor* monitor, QWidget* parent = nullptr);
     ~PgBouncerView() override;
 
     QTableView* table() const { return table_; }
