@@ -34,7 +34,7 @@ int AdvisoryLockModel::columnCount(const QModelIndex& parent) const
 const SessionRow& AdvisoryLockModel::Row::session() const
 {
     static const SessionRow none;
-    return sessionRow ? *sessionRow : none;
+    return hasSession() ? *box->row : none;
 }
 
 QString AdvisoryLockModel::keyOf(const AdvisoryLockRow& l)
@@ -43,55 +43,69 @@ QString AdvisoryLockModel::keyOf(const AdvisoryLockRow& l)
            QLatin1Char('|') + l.mode + (l.granted ? QLatin1String("|g") : QLatin1String("|w"));
 }
 
+// Each box gets its pid's session of this refresh; an unchanged session keeps its copy.
+void AdvisoryLockModel::updateSessions(const Snapshot& s)
+{
+    for (const HolderSide& side : s.analysis->sides) {
+        auto it = boxes_.find(side.pid);
+        if (it == boxes_.end())
+            continue;
+        SessionBox& box = **it;
+        if (side.session < 0) {
+            box.row.reset();
+            continue;
+        }
+        const SessionRow& now = s.sessions[size_t(side.session)];
+        if (!box.row || !(*box.row == now))
+            box.row = std::make_shared<const SessionRow>(now);
+    }
+}
+
 void AdvisoryLockModel::applySnapshot(const Snapshot& s)
 {
     if (!s.ok || !s.analysis)
         return;
-    const std::vector<LockView>& views = s.analysis->locks;
-    std::vector<std::shared_ptr<const SessionRow>> shared(s.sessions.size());
-    QHash<int, std::shared_ptr<const SessionRow>> sessions;
-    auto rowOf = [&](const LockView& v) {
-        Row r;
-        r.view = v;
-        r.hasSession = v.session >= 0;
-        if (r.hasSession) {
-            auto& p = shared[size_t(v.session)];
-            if (!p) {
-                const SessionRow& now = s.sessions[size_t(v.session)];
-                const auto before = sessions_.constFind(now.pid);
-                p = before != sessions_.constEnd() && **before == now ? *before
-                                                                      : std::make_shared<const SessionRow>(now);
-                sessions.insert(now.pid, p);
-            }
-            r.sessionRow = p;
-        }
-        r.serverNow = s.serverNow;
-        return r;
-    };
+    const CowVector<LockView>& views = s.analysis->locks;
+    now_ = s.serverNow;
+    thresholds_ = s.analysis->config.thresholds;
 
-    if (s.advisoryLocks.sharesStorageWith(lastLocks_) && lastOrder_.size() == views.size()) {
-        // The same pg_locks read as last time: same keys, same rows; only sessions and times move.
+    if (views.sharesStorageWith(lastViews_) && lastOrder_.size() == views.size()) {
+        // The same views as last time: only sessions and the clock move.
+        updateSessions(s);
+    } else if (s.advisoryLocks.sharesStorageWith(lastLocks_) && lastOrder_.size() == views.size()) {
+        // The same pg_locks read as last time: same keys, same rows; holders' states moved.
+        updateSessions(s);
         int lo = int(rows_.size()), hi = -1;
         for (size_t i = 0; i < views.size(); ++i) {
             const int at = lastOrder_[i];
-            Row r = rowOf(views[i]);
             Row& old = rows_[size_t(at)];
-            r.firstSeen = old.firstSeen;
-            if (!(old == r)) {
+            if (!(old.view == views[i])) {
                 lo = std::min(lo, at);
                 hi = std::max(hi, at);
+                old.view = views[i];
             }
-            old = std::move(r);
         }
         if (hi >= lo)
             Q_EMIT dataChanged(index(lo, 0), index(hi, ColumnCount - 1));
+        lastViews_ = views;
     } else {
+        QHash<int, std::shared_ptr<SessionBox>> boxes;
+        for (const HolderSide& side : s.analysis->sides) {
+            auto box = boxes_.value(side.pid);
+            if (!box)
+                box = std::make_shared<SessionBox>();
+            boxes.insert(side.pid, box);
+        }
+        boxes_ = std::move(boxes);
+        updateSessions(s);
         std::vector<QString> keys;
         std::vector<Row> rows;
         keys.reserve(views.size());
         rows.reserve(views.size());
         for (const LockView& v : views) {
-            Row r = rowOf(v);
+            Row r;
+            r.view = v;
+            r.box = boxes_.value(v.lock.pid);
             const QString key = keyOf(v.lock);
             const int old = index_.value(key, -1);
             r.firstSeen = old >= 0 ? rows_[size_t(old)].firstSeen : s.serverNow;
@@ -104,19 +118,19 @@ void AdvisoryLockModel::applySnapshot(const Snapshot& s)
         for (size_t i = 0; i < order.size(); ++i)
             lastOrder_[i] = index_.value(order[i]);
         lastLocks_ = s.advisoryLocks;
+        lastViews_ = views;
     }
-    sessions_ = std::move(sessions);
-    // Durations move every refresh even when nothing else changed.
+    // Durations and findings move every refresh even when nothing else changed, and the sessions'
+    // columns follow their boxes: one signal for the rows.
     if (!rows_.empty())
-        Q_EMIT dataChanged(index(0, Duration), index(rowCount() - 1, Transaction),
-                           {Qt::DisplayRole, SortRole});
+        Q_EMIT dataChanged(index(0, Duration), index(rowCount() - 1, Query), {Qt::DisplayRole, SortRole});
 }
 
 QString AdvisoryLockModel::display(const Row& r, int column) const
 {
     const AdvisoryLockRow& l = r.view.lock;
     const SessionRow& s = r.session();
-    const double now = r.serverNow;
+    const double now = now_;
     switch (column) {
     case Lock:
         return r.view.name.isEmpty() ? advisoryKeyText(l) : r.view.name;
@@ -136,29 +150,29 @@ QString AdvisoryLockModel::display(const Row& r, int column) const
         // pg_locks has no grant time: the lock is at least as old as the console's first sight, and
         // for an idle session at least as old as its last state change.
         return QStringLiteral("≥ ") +
-               formatDuration(std::max(now - r.firstSeen, std::max(0.0, r.view.idleForS)));
+               formatDuration(std::max(now - r.firstSeen, std::max(0.0, r.view.idleForS(now))));
     case SessionState:
-        if (!r.hasSession)
+        if (!r.hasSession())
             return QStringLiteral("(session not visible)");
-        return s.state.isEmpty()
-                   ? QStringLiteral("(hidden)")
-                   : s.state + (r.view.idleForS >= 0 ? QStringLiteral(" ") + formatDuration(r.view.idleForS)
-                                                     : QString());
+        return s.state.isEmpty() ? QStringLiteral("(hidden)")
+                                 : s.state + (r.view.idleForS(now) >= 0
+                                                  ? QStringLiteral(" ") + formatDuration(r.view.idleForS(now))
+                                                  : QString());
     case Application:
         return s.applicationName;
     case Client:
-        return s.clientAddr.isEmpty() ? (r.hasSession ? QStringLiteral("local") : QString())
+        return s.clientAddr.isEmpty() ? (r.hasSession() ? QStringLiteral("local") : QString())
                                       : QStringLiteral("%1:%2").arg(s.clientAddr).arg(s.clientPort);
     case User:
         return s.user;
     case Transaction:
-        return s.xactStart ? ago(s.xactStart, now) : (r.hasSession ? QStringLiteral("none") : QString());
+        return s.xactStart ? ago(s.xactStart, now) : (r.hasSession() ? QStringLiteral("none") : QString());
     case WaitEvent:
         return s.waitEventType.isEmpty() ? QString() : s.waitEventType + QLatin1Char('/') + s.waitEvent;
     case Query:
         return s.query.simplified().left(200);
     case Finding:
-        return r.view.finding;
+        return r.view.finding(now, thresholds_);
     default:
         return {};
     }
@@ -186,8 +200,8 @@ QVariant AdvisoryLockModel::data(const QModelIndex& idx, int role) const
         case Key:
             return r.view.lock.twoKeys ? qint64(r.view.lock.key1) : r.view.lock.key;
         case Duration:
-            return r.view.lock.granted ? std::max(r.serverNow - r.firstSeen, r.view.idleForS)
-                                       : (r.view.lock.waitStart ? r.serverNow - *r.view.lock.waitStart : 0.0);
+            return r.view.lock.granted ? std::max(now_ - r.firstSeen, r.view.idleForS(now_))
+                                       : (r.view.lock.waitStart ? now_ - *r.view.lock.waitStart : 0.0);
         default:
             return display(r, idx.column());
         }
@@ -196,7 +210,7 @@ QVariant AdvisoryLockModel::data(const QModelIndex& idx, int role) const
     case PidRole:
         return r.view.lock.pid;
     case HasFindingRole:
-        return !r.view.finding.isEmpty();
+        return !r.view.finding(now_, thresholds_).isEmpty();
     case Qt::ForegroundRole:
         if (idx.column() == Finding || (idx.column() == Status && !r.view.lock.granted))
             return QBrush(QColor(0xc6, 0x28, 0x28));
@@ -217,10 +231,41 @@ QVariant AdvisoryLockModel::headerData(int section, Qt::Orientation o, int role)
 {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
-    static const char* names[] = {"Lock",   "Key",           "PID",        "Database",    "Mode",
-                                  "Status", "Held / waited", "Session",    "Application", "Client",
-                                  "User",   "Transaction",   "Wait event", "Last query",  "Finding"};
-    return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
+    // By column, not by position in a list: the finding column once moved and the list did not.
+    switch (section) {
+    case Lock:
+        return QStringLiteral("Lock");
+    case Key:
+        return QStringLiteral("Key");
+    case Pid:
+        return QStringLiteral("PID");
+    case Database:
+        return QStringLiteral("Database");
+    case Mode:
+        return QStringLiteral("Mode");
+    case Status:
+        return QStringLiteral("Status");
+    case Duration:
+        return QStringLiteral("Held / waited");
+    case Finding:
+        return QStringLiteral("Finding");
+    case SessionState:
+        return QStringLiteral("Session");
+    case Application:
+        return QStringLiteral("Application");
+    case Client:
+        return QStringLiteral("Client");
+    case User:
+        return QStringLiteral("User");
+    case Transaction:
+        return QStringLiteral("Transaction");
+    case WaitEvent:
+        return QStringLiteral("Wait event");
+    case Query:
+        return QStringLiteral("Last query");
+    default:
+        return {};
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

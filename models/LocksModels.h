@@ -47,38 +47,41 @@ public:
 
     void applySnapshot(const Snapshot& s);
 
+    // The holder's session, one box per pid shared by all its rows: a refresh that changes a
+    // session (its query, its state) updates one box, not every lock row of that session.
+    struct SessionBox
+    {
+        std::shared_ptr<const SessionRow> row;
+    };
     struct Row
     {
         LockView view;
-        // One copy per session per refresh, shared by all its locks (the snapshot does not outlive
-        // the refresh; a session may hold thousands of locks).
-        std::shared_ptr<const SessionRow> sessionRow;
-        bool hasSession = false;
-        double serverNow = 0;
-        double firstSeen = 0; // server time the console first saw this lock
+        std::shared_ptr<const SessionBox> box; // null: the session is not visible
+        double firstSeen = 0;                  // server time the console first saw this lock
+        bool hasSession() const { return box && box->row; }
         const SessionRow& session() const;
-        bool operator==(const Row& o) const
-        {
-            return view.lock == o.view.lock && view.name == o.view.name && view.finding == o.view.finding &&
-                   hasSession == o.hasSession &&
-                   (sessionRow == o.sessionRow || (sessionRow && o.sessionRow && *sessionRow == *o.sessionRow));
-        }
+        bool operator==(const Row& o) const { return view == o.view && hasSession() == o.hasSession(); }
     };
     const Row& row(int r) const { return rows_[size_t(r)]; }
     int rowOfKey(const QString& key) const { return index_.value(key, -1); }
     static QString keyOf(const AdvisoryLockRow& l);
+    double serverNow() const { return now_; }
+    const Thresholds& thresholds() const { return thresholds_; }
 
 private:
     QString display(const Row& r, int column) const;
+    void updateSessions(const Snapshot& s);
     std::vector<Row> rows_;
     std::vector<QString> keys_;
     QHash<QString, int> index_;
-    // The previous refresh's session copies by pid: an unchanged session keeps its pointer, so
-    // comparing a row costs a pointer compare, not a session compare per lock.
-    QHash<int, std::shared_ptr<const SessionRow>> sessions_;
+    double now_ = 0;
+    Thresholds thresholds_;
+    QHash<int, std::shared_ptr<SessionBox>> boxes_; // by pid, for the pids in rows_
     // The pg_locks read last applied, and where each of its locks sits in rows_: a refresh that
-    // reuses that read (pg_locks read every N) updates those rows without keying them again.
+    // reuses that read (pg_locks read every N) updates those rows without keying them again; one
+    // that reuses the views too (same holders' states) touches no row at all.
     CowVector<AdvisoryLockRow> lastLocks_;
+    CowVector<LockView> lastViews_;
     std::vector<int> lastOrder_;
 };
 

@@ -84,8 +84,10 @@ void PoolHistory::addGroups(GroupBy by, const Snapshot& s, const QHash<int, Held
     const double t = s.serverNow;
     auto& tracks = tracks_[size_t(by)];
     auto& index = index_[size_t(by)];
-    QSet<GroupTrack*> fed;
-    for (const PoolGroup& g : groupSessions(s, cfg, held)) {
+    // The analysis grouped the sessions already, the same way when its configuration is ours.
+    const bool analysed = s.analysis && s.analysis->config == cfg;
+    const std::vector<PoolGroup> computed = analysed ? std::vector<PoolGroup>() : groupSessions(s, cfg, held);
+    for (const PoolGroup& g : analysed ? s.analysis->groups : computed) {
         GroupTrack* tr = index.value(g.key, nullptr);
         if (!tr) {
             tracks.push_back(std::make_unique<GroupTrack>(fineCapacity_, coarseCapacity_));
@@ -94,12 +96,11 @@ void PoolHistory::addGroups(GroupBy by, const Snapshot& s, const QHash<int, Held
         }
         tr->series.add(sampleOf(t, g));
         tr->current = g;
-        tr->lastSeen = t;
-        fed.insert(tr);
+        tr->lastSeen = t; // fed this refresh (times only grow, see add())
     }
     // Groups without a session now get a zero sample: every track stays aligned with the cluster's.
     for (const auto& tr : tracks) {
-        if (fed.contains(tr.get()))
+        if (tr->lastSeen == t)
             continue;
         GroupSample z;
         z.t = t;
@@ -116,6 +117,7 @@ void PoolHistory::addGroups(GroupBy by, const Snapshot& s, const QHash<int, Held
     auto gone = [&](const std::unique_ptr<GroupTrack>& tr) {
         return tr->current.total == 0 && tr->lastSeen < tr->series.fine().front().t;
     };
+    const size_t before = tracks.size();
     if (int(tracks.size()) > maxGroups_) {
         std::vector<GroupTrack*> absent;
         for (const auto& tr : tracks)
@@ -128,9 +130,11 @@ void PoolHistory::addGroups(GroupBy by, const Snapshot& s, const QHash<int, Held
         std::erase_if(tracks, [&](const std::unique_ptr<GroupTrack>& tr) { return drop.contains(tr.get()); });
     }
     std::erase_if(tracks, gone);
-    index.clear();
-    for (const auto& tr : tracks)
-        index.insert(tr->current.key, tr.get());
+    if (tracks.size() != before) { // new tracks are in the index already
+        index.clear();
+        for (const auto& tr : tracks)
+            index.insert(tr->current.key, tr.get());
+    }
 }
 
 void PoolHistory::add(const Snapshot& s)
@@ -144,8 +148,7 @@ void PoolHistory::add(const Snapshot& s)
         startedAt_ = t;
     haveSamples_ = true;
     lastTime_ = t;
-    const QHash<int, HeldLocks> held =
-        s.analysis ? heldLocksByPid(s.analysis->locks) : QHash<int, HeldLocks>();
+    const QHash<int, HeldLocks> held = s.analysis ? s.analysis->heldByPid : QHash<int, HeldLocks>();
     for (GroupBy by : kGroupings)
         addGroups(by, s, held);
 

@@ -73,7 +73,8 @@ QJsonObject locksJson(const Snapshot& s)
             o[QStringLiteral("wait_seconds")] =
                 l.waitStart ? QJsonValue(s.serverNow - *l.waitStart) : QJsonValue::Null;
             o[QStringLiteral("session_level")] = v.sessionLevel;
-            o[QStringLiteral("finding")] = v.finding.isEmpty() ? QJsonValue::Null : QJsonValue(v.finding);
+            const QString finding = v.finding(s.serverNow, s.analysis->config.thresholds);
+            o[QStringLiteral("finding")] = finding.isEmpty() ? QJsonValue::Null : QJsonValue(finding);
             if (v.session >= 0) {
                 const SessionRow& ss = s.sessions[size_t(v.session)];
                 QJsonObject so;
@@ -84,7 +85,7 @@ QJsonObject locksJson(const Snapshot& s)
                 so[QStringLiteral("client_port")] = ss.clientPort;
                 so[QStringLiteral("state")] = ss.state;
                 so[QStringLiteral("idle_seconds")] =
-                    v.idleForS >= 0 ? QJsonValue(v.idleForS) : QJsonValue::Null;
+                    v.idleForS(s.serverNow) >= 0 ? QJsonValue(v.idleForS(s.serverNow)) : QJsonValue::Null;
                 so[QStringLiteral("backend_start")] = isoOrNull(ss.backendStart);
                 so[QStringLiteral("xact_start")] = isoOrNull(ss.xactStart);
                 so[QStringLiteral("wait_event_type")] = ss.waitEventType;
@@ -265,6 +266,7 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
         out += QStringLiteral("\nADVISORY LOCKS (%1)\n").arg(s.analysis->locks.size());
         for (const LockView& v : s.analysis->locks) {
             const SessionRow* ss = v.session >= 0 ? &s.sessions[size_t(v.session)] : nullptr;
+            const QString finding = v.finding(s.serverNow, s.analysis->config.thresholds);
             out +=
                 QStringLiteral("  %1  pid %2  %3  %4%5%6\n")
                     .arg(v.name.isEmpty() ? advisoryKeyText(v.lock) : v.name)
@@ -273,7 +275,7 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
                          ss ? ss->applicationName + QLatin1Char(' ') + ss->state : QString(),
                          v.lock.inMonitoredDb ? QString()
                                               : QStringLiteral(" [db ") + v.lock.database + QLatin1Char(']'),
-                         v.finding.isEmpty() ? QString() : QStringLiteral(" — ") + v.finding);
+                         finding.isEmpty() ? QString() : QStringLiteral(" — ") + finding);
         }
         out += QStringLiteral("\nPOOLS (active/idle/idle-in-tx/waiting/pinned of total)\n");
         for (const PoolGroup& g : s.analysis->groups)

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 namespace lw {
 
@@ -181,7 +182,7 @@ BlockingForest buildForest(const Snapshot& s)
 }
 } // namespace
 
-QHash<int, HeldLocks> heldLocksByPid(const std::vector<LockView>& locks)
+QHash<int, HeldLocks> heldLocksByPid(const CowVector<LockView>& locks)
 {
     QHash<int, HeldLocks> out;
     HeldLocks* cur = nullptr; // a session's locks are usually adjacent in pg_locks
@@ -213,13 +214,35 @@ std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cf
 {
     const Thresholds& th = cfg.thresholds;
     std::vector<PoolGroup> groups;
-    QHash<QString, int> groupIndex;
+    // Groups are found by the fields their key is made of: the key text is built once per group,
+    // not once per session (400 sessions, four groupings per refresh for the pool history).
+    QHash<std::pair<QString, QString>, int> groupIndex;
+    // (The same fields groupKey() reads, with its name for no application_name: equal identities
+    // exactly when equal keys.)
+    auto identity = [by = cfg.groupBy](const SessionRow& r) -> std::pair<QString, QString> {
+        const QString app =
+            r.applicationName.isEmpty() ? QStringLiteral("(no application_name)") : r.applicationName;
+        switch (by) {
+        case GroupBy::ClientInstance:
+            return {app, r.clientAddr};
+        case GroupBy::ApplicationName:
+            return {app, {}};
+        case GroupBy::User:
+            return {r.user, {}};
+        case GroupBy::Database:
+            return {r.database, {}};
+        }
+        return {};
+    };
+    std::pair<QString, QString> lastId; // sessions of one group tend to come in runs
+    int lastGi = -1;
     for (const SessionRow& row : s.sessions) {
-        const QString key = groupKey(row, cfg.groupBy);
-        int gi = groupIndex.value(key, -1);
+        std::pair<QString, QString> id = identity(row);
+        int gi = lastGi >= 0 && id == lastId ? lastGi : groupIndex.value(id, -1);
         if (gi < 0) {
             gi = int(groups.size());
-            groupIndex.insert(key, gi);
+            groupIndex.insert(id, gi);
+            const QString key = groupKey(row, cfg.groupBy);
             PoolGroup g;
             g.key = key;
             g.applicationName = row.applicationName;
@@ -231,6 +254,8 @@ std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cf
             g.pinnedForS = 1e300;
             groups.push_back(g);
         }
+        lastGi = gi;
+        lastId = std::move(id);
         PoolGroup& g = groups[size_t(gi)];
         ++g.total;
         const auto held = heldByPid.constFind(row.pid);
@@ -277,22 +302,42 @@ KeyNames keyCollisions(const KeyNames& names)
     return out;
 }
 
-Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg)
+QString LockView::finding(double serverNow, const Thresholds& th) const
 {
-    static const KeyNames noNames;
-    const KeyNames& names = s.keyNames ? *s.keyNames : noNames;
-    Analysis a;
-    const Thresholds& th = cfg.thresholds;
-    QHash<int, int> byPid; // pid -> index into s.sessions
-    for (int i = 0; i < int(s.sessions.size()); ++i)
-        byPid.insert(s.sessions[size_t(i)].pid, i);
-    auto sessionOf = [&](int pid) -> const SessionRow* {
-        const int i = byPid.value(pid, -1);
-        return i < 0 ? nullptr : &s.sessions[size_t(i)];
-    };
+    if (lock.granted) {
+        const double idle = idleForS(serverNow);
+        if (idle > th.idleHoldingS)
+            return QStringLiteral("idle %1 holding this lock: the connection is out of its pool")
+                .arg(formatDuration(idle));
+        if (sessionLevel)
+            return QStringLiteral("session-level lock (held with no transaction open)");
+        return {};
+    }
+    const double waited = lock.waitStart ? serverNow - *lock.waitStart : -1;
+    return QStringLiteral("waiting%1 behind pid %2")
+        .arg(waited >= 0 ? QStringLiteral(" ") + formatDuration(waited) : QString(),
+             waitingBehind.isEmpty() ? QStringLiteral("?") : waitingBehind);
+}
 
-    // Advisory locks with their sessions, names and per-row findings.
-    QHash<qint64, std::vector<int>> holdersByKey; // for "waiting behind whom"
+namespace {
+HolderSide holderSide(const Snapshot& s, const QHash<int, int>& byPid, int pid)
+{
+    HolderSide side;
+    side.pid = pid;
+    side.session = byPid.value(pid, -1);
+    if (side.session >= 0) {
+        const SessionRow& r = s.sessions[size_t(side.session)];
+        if (isIdle(r) && r.stateChange)
+            side.idleSince = r.stateChange;
+        side.sessionLevel = r.state == QLatin1String("idle"); // a transaction-level lock would be gone
+    }
+    return side;
+}
+
+// The lock views of s, made afresh: names resolved, holders' states, who waits behind whom.
+void makeLockViews(const Snapshot& s, const KeyNames& names, const QHash<int, int>& byPid, Analysis& a)
+{
+    QHash<qint64, QStringList> holdersByKey; // for "waiting behind whom"
     auto lockId = [](const AdvisoryLockRow& l) {
         return l.twoKeys ? (qint64(l.key1) << 32) ^ qint64(quint32(l.key2)) ^ (qint64(1) << 62) : l.key;
     };
@@ -305,102 +350,129 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg)
         for (const AdvisoryLockRow& l : s.advisoryLocks)
             if (l.granted)
                 if (const auto it = holdersByKey.find(lockId(l)); it != holdersByKey.end())
-                    it->push_back(l.pid);
-    // Per session, not per lock: a session holding 20 000 locks is looked up, classified and given
-    // its idle text once, not once per lock.
-    struct SessionSide
-    {
-        int session = -1;
-        double idleForS = -1;
-        bool sessionLevel = false; // granted locks: no open transaction
-        QString idleFinding;       // granted locks: idle too long, or session-level, or empty
-    };
-    QHash<int, SessionSide> sides;
-    auto sideOf = [&](int pid) -> const SessionSide& {
-        auto it = sides.find(pid);
-        if (it != sides.end())
-            return *it;
-        SessionSide side;
-        side.session = byPid.value(pid, -1);
-        if (const SessionRow* vs = side.session < 0 ? nullptr : &s.sessions[size_t(side.session)]) {
-            if (isIdle(*vs) && vs->stateChange)
-                side.idleForS = s.serverNow - *vs->stateChange;
-            side.sessionLevel = vs->state == QLatin1String("idle"); // a transaction-level lock would be gone
-        }
-        if (side.idleForS > th.idleHoldingS)
-            side.idleFinding = QStringLiteral("idle %1 holding this lock: the connection is out of its pool")
-                                   .arg(formatDuration(side.idleForS));
-        else if (side.sessionLevel)
-            side.idleFinding = QStringLiteral("session-level lock (held with no transaction open)");
-        return *sides.insert(pid, std::move(side));
-    };
-    a.locks.reserve(s.advisoryLocks.size());
+                    *it << QString::number(l.pid);
+    QHash<int, HolderSide> sides; // per session, not per lock: one may hold 20 000
     for (const AdvisoryLockRow& l : s.advisoryLocks) {
         LockView v;
         v.lock = l;
-        const SessionSide& side = sideOf(l.pid);
-        v.session = side.session;
-        const SessionRow* vs = v.session < 0 ? nullptr : &s.sessions[size_t(v.session)];
+        auto side = sides.constFind(l.pid);
+        if (side == sides.constEnd())
+            side = sides.insert(l.pid, holderSide(s, byPid, l.pid));
+        v.session = side->session;
+        v.idleSince = side->idleSince;
+        v.sessionLevel = l.granted && side->sessionLevel;
         v.name = resolveLockName(l, names, &v.collision);
-        v.idleForS = side.idleForS;
-        if (l.granted) {
-            v.sessionLevel = side.sessionLevel;
-            v.finding = side.idleFinding;
-        } else {
-            const QString label = v.name.isEmpty() ? advisoryKeyText(l) : v.name;
-            const double waited = l.waitStart ? s.serverNow - *l.waitStart : -1;
-            QStringList holders;
-            for (int h : holdersByKey.value(lockId(l)))
-                holders << QString::number(h);
-            v.finding =
-                QStringLiteral("waiting%1 behind pid %2")
-                    .arg(waited >= 0 ? QStringLiteral(" ") + formatDuration(waited) : QString(),
-                         holders.isEmpty() ? QStringLiteral("?") : holders.join(QStringLiteral(", ")));
-            if (waited > th.advisoryWaitS) {
-                Finding f;
-                f.kind = FindingKind::AdvisoryWait;
-                f.severity = 2;
-                f.subject = QString::number(l.pid);
-                f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject + QLatin1Char(':') +
-                       advisoryKeyText(l);
-                f.title = QStringLiteral("pid %1 (%2) has waited %3 for advisory lock %4 held by pid %5")
-                              .arg(l.pid)
-                              .arg(vs ? vs->applicationName : QStringLiteral("?"))
-                              .arg(formatDuration(waited), label, holders.join(QStringLiteral(", ")));
-                f.explanation = QStringLiteral("A session is queued behind another session's advisory lock; "
-                                               "its work does not progress until the holder releases it.");
-                f.fix =
-                    QStringLiteral("Use pg_try_advisory_lock with a retry, or a lock_timeout, so waits are "
-                                   "bounded; check why the holder keeps the lock.");
-                a.findings.push_back(f);
-            }
+        if (!l.granted) {
+            v.waitingBehind = holdersByKey.value(lockId(l)).join(QStringLiteral(", "));
+            a.waiters.push_back(int(a.locks.size()));
         }
         a.locks.push_back(std::move(v));
     }
+    a.heldByPid = heldLocksByPid(a.locks);
+    QSet<int> listed;
+    int lastPid = 0;
+    for (const LockView& v : std::as_const(a.locks))
+        if (v.lock.granted && (a.holderPids.empty() || v.lock.pid != lastPid)) {
+            lastPid = v.lock.pid;
+            if (!listed.contains(lastPid)) {
+                listed.insert(lastPid);
+                a.holderPids.push_back(lastPid);
+            }
+        }
+    for (const HolderSide& side : sides)
+        a.sides.push_back(side);
+    std::sort(a.sides.begin(), a.sides.end(), [](const HolderSide& x, const HolderSide& y) { return x.pid < y.pid; });
+}
 
-    const QHash<int, HeldLocks> heldByPid = heldLocksByPid(a.locks);
+// The previous views still hold: the same pg_locks read, the same names, and each lock holder's
+// session where it was, in the same state.
+bool lockViewsReusable(const Snapshot& s, const QHash<int, int>& byPid, const Analysis& previous)
+{
+    if (!s.advisoryLocks.sharesStorageWith(previous.lockSource) || s.keyNames != previous.lockNames)
+        return false;
+    for (const HolderSide& side : previous.sides)
+        if (!(holderSide(s, byPid, side.pid) == side))
+            return false;
+    return true;
+}
+} // namespace
+
+Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* previous)
+{
+    static const KeyNames noNames;
+    const KeyNames& names = s.keyNames ? *s.keyNames : noNames;
+    Analysis a;
+    const Thresholds& th = cfg.thresholds;
+    a.serverNow = s.serverNow;
+    a.config = cfg;
+    QHash<int, int> byPid; // pid -> index into s.sessions
+    for (int i = 0; i < int(s.sessions.size()); ++i)
+        byPid.insert(s.sessions[size_t(i)].pid, i);
+    auto sessionOf = [&](int pid) -> const SessionRow* {
+        const int i = byPid.value(pid, -1);
+        return i < 0 ? nullptr : &s.sessions[size_t(i)];
+    };
+
+    // Advisory locks with their sessions and names: the previous views when they cannot differ.
+    a.lockSource = s.advisoryLocks;
+    a.lockNames = s.keyNames;
+    if (previous && lockViewsReusable(s, byPid, *previous)) {
+        a.sides = previous->sides;
+        a.locks = previous->locks;
+        a.waiters = previous->waiters;
+        a.heldByPid = previous->heldByPid;
+        a.holderPids = previous->holderPids;
+    } else {
+        makeLockViews(s, names, byPid, a);
+    }
+
+    // Waits on advisory locks, longer than the threshold.
+    for (int w : a.waiters) {
+        const LockView& v = std::as_const(a.locks)[size_t(w)]; // reading must not unshare the views
+        const AdvisoryLockRow& l = v.lock;
+        const double waited = l.waitStart ? s.serverNow - *l.waitStart : -1;
+        if (waited <= th.advisoryWaitS)
+            continue;
+        const SessionRow* vs = sessionOf(l.pid);
+        Finding f;
+        f.kind = FindingKind::AdvisoryWait;
+        f.severity = 2;
+        f.subject = QString::number(l.pid);
+        f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject + QLatin1Char(':') + advisoryKeyText(l);
+        f.title = QStringLiteral("pid %1 (%2) has waited %3 for advisory lock %4 held by pid %5")
+                      .arg(l.pid)
+                      .arg(vs ? vs->applicationName : QStringLiteral("?"))
+                      .arg(formatDuration(waited), v.name.isEmpty() ? advisoryKeyText(l) : v.name,
+                           v.waitingBehind);
+        f.explanation = QStringLiteral("A session is queued behind another session's advisory lock; "
+                                       "its work does not progress until the holder releases it.");
+        f.fix = QStringLiteral("Use pg_try_advisory_lock with a retry, or a lock_timeout, so waits are "
+                               "bounded; check why the holder keeps the lock.");
+        a.findings.push_back(f);
+    }
+
+    const QHash<int, HeldLocks>& heldByPid = a.heldByPid;
 
     // Idle sessions holding advisory locks (one finding per session, not per lock).
-    QSet<int> reportedIdle;
-    for (const LockView& v : a.locks) {
-        if (!v.lock.granted || v.idleForS <= th.idleHoldingS || reportedIdle.contains(v.lock.pid))
+    for (int pid : a.holderPids) {
+        const SessionRow* vs = sessionOf(pid);
+        if (!vs || !isIdle(*vs) || !vs->stateChange)
             continue;
-        reportedIdle.insert(v.lock.pid);
-        const SessionRow* vs = sessionOf(v.lock.pid);
-        if (!vs)
+        const double idleFor = s.serverNow - *vs->stateChange;
+        if (idleFor <= th.idleHoldingS)
             continue;
+        const HeldLocks& held = *heldByPid.constFind(pid);
         Finding f;
         f.kind = FindingKind::IdleHoldingAdvisory;
         f.severity = 2;
-        f.subject = QString::number(v.lock.pid);
+        f.subject = QString::number(pid);
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject;
         f.title = QStringLiteral("pid %1 (%2%3) has been %4 for %5 holding advisory lock%6 %7")
-                      .arg(v.lock.pid)
+                      .arg(pid)
                       .arg(vs->applicationName,
                            vs->clientAddr.isEmpty() ? QString() : QStringLiteral(" on ") + vs->clientAddr,
-                           vs->state, formatDuration(v.idleForS),
-                           heldByPid.value(v.lock.pid).count > 1 ? QStringLiteral("s") : QString(),
-                           lockNamesText(heldByPid.value(v.lock.pid).names, heldByPid.value(v.lock.pid).count));
+                           vs->state, formatDuration(idleFor), held.count > 1 ? QStringLiteral("s") : QString(),
+                           lockNamesText(held.names, held.count));
         f.explanation =
             QStringLiteral("An idle connection that holds a session-level advisory lock is taken out "
                            "of its pool until it unlocks or disconnects.");

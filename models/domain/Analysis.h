@@ -55,15 +55,23 @@ struct PoolGroup
     bool pinned = false;
 };
 
+// One advisory lock as the console shows it. Only what follows from the pg_locks read, the key
+// names and the holder's state: nothing here moves with the clock, so a refresh that re-reads the
+// same locks from the same idle sessions reuses every view (20 000 locks, incident 3). The clock
+// enters where they are read: idleForS(now) and finding(now, thresholds).
 struct LockView
 {
     AdvisoryLockRow lock;
-    int session = -1;          // index into Snapshot::sessions, -1 if not visible
-    QString name;              // resolved, or empty
-    QStringList collision;     // several candidates share this key
-    double idleForS = -1;      // holder idle since state_change (idle sessions)
-    bool sessionLevel = false; // held while the session has no open transaction
-    QString finding;           // one line on the row, empty when fine
+    int session = -1;                // index into Snapshot::sessions, -1 if not visible
+    QString name;                    // resolved, or empty
+    QStringList collision;           // several candidates share this key
+    std::optional<double> idleSince; // the holder's state_change, when it is idle (server time)
+    bool sessionLevel = false;       // granted, and held while the session has no open transaction
+    QString waitingBehind;           // waiters: the pids holding the key ("201, 202"; empty: none seen)
+    double idleForS(double serverNow) const { return idleSince ? serverNow - *idleSince : -1; }
+    // One line on the row, empty when fine.
+    QString finding(double serverNow, const Thresholds& th) const;
+    bool operator==(const LockView&) const = default;
 };
 
 struct BlockNode
@@ -118,23 +126,6 @@ struct AnalysisConfig
     bool operator==(const AnalysisConfig&) const = default;
 };
 
-struct Analysis
-{
-    std::vector<LockView> locks;
-    std::vector<PoolGroup> groups;
-    BlockingForest blocking;
-    std::vector<Finding> findings; // locks, pools, waits, cluster limits (leases are added by the caller)
-    QHash<qint64, QStringList> collisions; // key → names, among all known candidates
-    int connectionsUsed = 0;
-    int connectionBudget = 0; // max_connections - superuser_reserved_connections
-};
-
-// Resolves lock keys with s.keyNames (none when null) and reports s.keyCollisions (found in
-// s.keyNames when null: the poller keeps them, so a refresh does not walk every known name).
-Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg);
-// The keys with more than one candidate name.
-KeyNames keyCollisions(const KeyNames& names);
-
 // The advisory locks one session holds: the names (or keys) of the first few, in pg_locks order,
 // and how many. One session may hold tens of thousands (incident 3); nobody reads that list.
 inline constexpr int kLockNamesShown = 8;
@@ -143,8 +134,49 @@ struct HeldLocks
     QStringList names; // at most kLockNamesShown
     int count = 0;
 };
+
+// What a lock holder's session contributes to its lock views.
+struct HolderSide
+{
+    int pid = 0;
+    int session = -1; // index into Snapshot::sessions
+    std::optional<double> idleSince;
+    bool sessionLevel = false;
+    bool operator==(const HolderSide&) const = default;
+};
+
+struct Analysis
+{
+    CowVector<LockView> locks;    // in pg_locks order; shared with the previous analysis when reused
+    std::vector<int> waiters;     // indexes into locks of the ones not granted
+    QHash<int, HeldLocks> heldByPid; // granted locks by holder
+    std::vector<int> holderPids;  // the keys of heldByPid, in pg_locks order
+    double serverNow = 0;         // the clock the findings were computed at
+    AnalysisConfig config;        // what it was computed with
+    std::vector<PoolGroup> groups;
+    BlockingForest blocking;
+    std::vector<Finding> findings; // locks, pools, waits, cluster limits (leases are added by the caller)
+    QHash<qint64, QStringList> collisions; // key → names, among all known candidates
+    int connectionsUsed = 0;
+    int connectionBudget = 0; // max_connections - superuser_reserved_connections
+
+    // What the lock views were made from, for the next analysis to tell whether it may reuse them.
+    CowVector<AdvisoryLockRow> lockSource;
+    std::shared_ptr<const KeyNames> lockNames;
+    std::vector<HolderSide> sides; // one per pid in the locks, by pid
+};
+
+// Resolves lock keys with s.keyNames (none when null) and reports s.keyCollisions (found in
+// s.keyNames when null: the poller keeps them, so a refresh does not walk every known name).
+// `previous`, the analysis of the refresh before (same source), lets the lock views be reused
+// when nothing they depend on changed: the same pg_locks read (shared storage), the same key names,
+// the same holders' states. The result is the same either way.
+Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* previous = nullptr);
+// The keys with more than one candidate name.
+KeyNames keyCollisions(const KeyNames& names);
+
 // pid → the granted advisory locks it holds, from resolved locks.
-QHash<int, HeldLocks> heldLocksByPid(const std::vector<LockView>& locks);
+QHash<int, HeldLocks> heldLocksByPid(const CowVector<LockView>& locks);
 // "a, b, c" or "a, b, c and 4 997 more".
 QString lockNamesText(const QStringList& names, int total);
 // Sessions grouped into client instances (or by application, user, database) with their states;

@@ -26,7 +26,7 @@ struct Sample
     double waitMs = 0;     // Snapshot::clientWaitMs (send → last byte)
     double prepMs = 0;     // refreshOnce before sending (candidate names for hashing, statements)
     double decodeMs = 0;   // Snapshot::decodeMs
-    double analyzeMs = 0;  // analyze() on the same snapshot, timed again (it is pure)
+    double analyzeMs = 0;  // analyze() on the same snapshot and previous analysis, timed again (it is pure)
     double handoffMs = 0;  // the Snapshot copies of the queued signal and Monitor::last_
     double leaseModelMs = 0;
     double lockModelsMs = 0;                          // AdvisoryLockModel + BlockingTreeModel

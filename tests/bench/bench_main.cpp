@@ -153,6 +153,8 @@ struct Models
     DeadlockWindow deadlocks;
     PoolHistory poolHistory; // PoolView's, fed by Monitor::refreshed
     Snapshot last;           // Monitor::last_
+    // The re-run of analyze() gets what the poller's got: the analysis of the refresh before.
+    std::shared_ptr<const Analysis> previousAnalysis;
 };
 
 // Monitor::onSnapshot, timed by part. The queued signal's copy and Monitor::last_ are the handoff.
@@ -181,19 +183,21 @@ void applyToModels(Models& m, const Snapshot& fromWorker, Sample& out)
 }
 
 // The client side of one refresh: the models updated (timed by part), analyze() timed again (it
-// ran inside refreshOnce after decodeMs was taken; it is pure), and their sum as clientMs. Returns
+// ran inside refreshOnce after decodeMs was taken; it is pure, and gets the previous refresh's
+// analysis as the poller's run did), and their sum as clientMs. Returns
 // the findings count, for the caller's sink (the analysis must not be optimized away).
 qint64 measureClient(Models& m, const Snapshot& s, const AnalysisConfig& cfg, Sample& smp)
 {
     applyToModels(m, s, smp);
     const auto ta = Clock::now();
-    const Analysis again = analyze(s, cfg);
+    auto again = std::make_shared<const Analysis>(analyze(s, cfg, m.previousAnalysis.get()));
     smp.analyzeMs = msSince(ta);
+    m.previousAnalysis = again;
     smp.decodeMs = s.decodeMs;
     smp.clientMs =
         s.decodeMs + smp.analyzeMs + smp.handoffMs + smp.leaseModelMs + smp.lockModelsMs + smp.findingsMs +
         smp.poolHistoryMs;
-    return qint64(again.findings.size());
+    return qint64(again->findings.size());
 }
 
 // Refresh-to-paint at this point: the Leases page (LeasesView: the proxy and the QTableView the

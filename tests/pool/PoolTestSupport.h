@@ -37,7 +37,6 @@ inline Snapshot snapshot(double t, std::vector<SessionRow> sessions, const std::
     s.cluster.deadlocks = deadlocks;
     s.cluster.statsReset = statsReset;
     s.sessions = std::move(sessions);
-    auto a = std::make_shared<Analysis>();
     for (int pid : holding) {
         AdvisoryLockRow l;
         l.pid = pid;
@@ -45,13 +44,10 @@ inline Snapshot snapshot(double t, std::vector<SessionRow> sessions, const std::
         l.key = pid;
         l.inMonitoredDb = true;
         s.advisoryLocks.push_back(l);
-        LockView v;
-        v.lock = l;
-        a->locks.push_back(v);
     }
     s.cluster.lockTableEntries = int(holding.size()) + 5;
     s.cluster.totalLocks = s.cluster.lockTableEntries + 10;
-    s.analysis = a;
+    s.analysis = std::make_shared<const Analysis>(analyze(s, {})); // as the poller does
     return s;
 }
 

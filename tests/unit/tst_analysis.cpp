@@ -69,7 +69,8 @@ private Q_SLOTS:
 
         QCOMPARE(int(a.locks.size()), locks);
         for (const LockView& v : a.locks)
-            QVERIFY2(v.finding.startsWith(QLatin1String("idle 1 min")), qPrintable(v.finding));
+            QVERIFY2(v.finding(a.serverNow, a.config.thresholds).startsWith(QLatin1String("idle 1 min")),
+                     qPrintable(v.finding(a.serverNow, a.config.thresholds)));
         QCOMPARE(int(a.groups.size()), 1);
         const PoolGroup& g = a.groups.front();
         QCOMPARE(g.pinnedLocks, locks);
@@ -145,23 +146,88 @@ private Q_SLOTS:
         s.advisoryLocks.push_back(wait);
         s.advisoryLocks.push_back(test::advisoryLock(301, -8, false)); // nobody holds -8
         const Analysis a = analyze(s, AnalysisConfig{});
+        auto finding = [&](size_t i) { return a.locks[i].finding(a.serverNow, a.config.thresholds); };
         QCOMPARE(a.locks.size(), size_t(otherLocks + 4));
         const LockView& waiting = a.locks[size_t(otherLocks + 2)];
-        QCOMPARE(waiting.finding, QStringLiteral("waiting 9 s behind pid 201, 202"));
-        QCOMPARE(a.locks[size_t(otherLocks + 3)].finding, QStringLiteral("waiting behind pid ?"));
+        QCOMPARE(finding(size_t(otherLocks + 2)), QStringLiteral("waiting 9 s behind pid 201, 202"));
+        QCOMPARE(finding(size_t(otherLocks + 3)), QStringLiteral("waiting behind pid ?"));
         const Finding* f = findingOf(a, FindingKind::AdvisoryWait);
         QVERIFY(f);
         QVERIFY2(f->title.endsWith(QStringLiteral("held by pid 201, 202")), qPrintable(f->title));
         // Per session: 201 idle 2 s with no transaction, 202 idle in transaction for 30 s.
-        QCOMPARE(a.locks[size_t(otherLocks)].finding,
+        QCOMPARE(finding(size_t(otherLocks)),
                  QStringLiteral("session-level lock (held with no transaction open)"));
         QVERIFY(a.locks[size_t(otherLocks)].sessionLevel);
         QVERIFY(!a.locks[size_t(otherLocks + 1)].sessionLevel);
-        QCOMPARE(a.locks[size_t(otherLocks + 1)].idleForS, 30.0);
-        QCOMPARE(a.locks[size_t(otherLocks + 1)].finding,
+        QCOMPARE(a.locks[size_t(otherLocks + 1)].idleForS(a.serverNow), 30.0);
+        QCOMPARE(finding(size_t(otherLocks + 1)),
                  QStringLiteral("idle 30 s holding this lock: the connection is out of its pool"));
-        QCOMPARE(waiting.idleForS, -1.0);
+        QCOMPARE(waiting.idleForS(a.serverNow), -1.0);
         QVERIFY(!waiting.sessionLevel);
+    }
+
+    // Given the previous refresh's analysis, the lock views are reused when nothing they depend on
+    // changed, and made afresh otherwise; either way the analysis is the one made from scratch.
+    void reusedLockViewsAreTheFreshOnes_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<bool>("reused");
+        QTest::newRow("the clock only") << "clock" << true;
+        QTest::newRow("a holder's query text") << "query" << true;
+        QTest::newRow("a holder opens a transaction") << "transaction" << false;
+        QTest::newRow("a holder goes active") << "active" << false;
+        QTest::newRow("a session before the holders") << "reorder" << false;
+        QTest::newRow("another pg_locks read, same rows") << "reread" << false;
+        QTest::newRow("names learnt") << "names" << false;
+    }
+    void reusedLockViewsAreTheFreshOnes()
+    {
+        QFETCH(QString, change);
+        QFETCH(bool, reused);
+        Snapshot s1 = refresh(300); // pid 101 idle 60 s, holds keys 1…300
+        s1.sessions.push_back(test::sessionRow(301, QStringLiteral("waiter"), QStringLiteral("active"), kNow - 3));
+        AdvisoryLockRow wait = test::advisoryLock(301, 7, false);
+        wait.waitStart = kNow - 3; // under the 5 s threshold now, over it 5 s later
+        s1.advisoryLocks.push_back(wait);
+        const Analysis a1 = analyze(s1, {});
+        QVERIFY(!findingOf(a1, FindingKind::AdvisoryWait));
+
+        Snapshot s2 = s1;
+        s2.serverNow = kNow + 5;
+        SessionRow& holder = s2.sessions[0];
+        if (change == QLatin1String("query"))
+            holder.query = QStringLiteral("SELECT 2");
+        else if (change == QLatin1String("transaction"))
+            holder.state = QStringLiteral("idle in transaction");
+        else if (change == QLatin1String("active"))
+            holder.state = QStringLiteral("active");
+        else if (change == QLatin1String("reorder"))
+            s2.sessions = std::vector<SessionRow>{idleSession(99, QStringLiteral("other"), 1), s1.sessions[0], s1.sessions[1]};
+        else if (change == QLatin1String("reread"))
+            s2.advisoryLocks = std::vector<AdvisoryLockRow>(s1.advisoryLocks);
+        else if (change == QLatin1String("names"))
+            s2.keyNames = std::make_shared<const KeyNames>(KeyNames{{7, {QStringLiteral("report")}}});
+
+        const Analysis a2 = analyze(s2, {}, &a1);
+        const Analysis fresh = analyze(s2, {});
+        QCOMPARE(a2.locks.sharesStorageWith(a1.locks), reused);
+        QVERIFY(std::vector<LockView>(a2.locks) == std::vector<LockView>(fresh.locks));
+        QCOMPARE(a2.findings, fresh.findings);
+        QCOMPARE(a2.waiters, fresh.waiters);
+        QCOMPARE(a2.holderPids, fresh.holderPids);
+        QCOMPARE(a2.heldByPid.keys(), fresh.heldByPid.keys());
+        for (auto it = fresh.heldByPid.cbegin(); it != fresh.heldByPid.cend(); ++it) {
+            QCOMPARE(a2.heldByPid.value(it.key()).count, it->count);
+            QCOMPARE(a2.heldByPid.value(it.key()).names, it->names);
+        }
+        QCOMPARE(a2.groups.size(), fresh.groups.size());
+        for (size_t g = 0; g < fresh.groups.size(); ++g)
+            QCOMPARE(a2.groups[g].pinnedLockNames, fresh.groups[g].pinnedLockNames);
+        // The clock moved the wait past its threshold, reused views or not.
+        QVERIFY(findingOf(a2, FindingKind::AdvisoryWait));
+        const size_t w = size_t(a2.waiters.front());
+        QCOMPARE(a2.locks[w].finding(a2.serverNow, a2.config.thresholds),
+                 QStringLiteral("waiting 8 s behind pid 101"));
     }
 };
 

@@ -92,6 +92,65 @@ private Q_SLOTS:
             if (m.row(r).view.lock.key == 2)
                 QCOMPARE(m.row(r).firstSeen, kNow);
     }
+
+    // The poller reused the previous refresh's lock views (same read, same holders' states): the
+    // model keeps its rows and still shows the sessions' new values and the clock's new durations.
+    void reusedViewsFollowSessionsAndClock()
+    {
+        AdvisoryLockModel m;
+        new QAbstractItemModelTester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest, &m);
+        const CowVector<AdvisoryLockRow> read = {lock(101, 1), lock(101, 2), lock(202, 3)};
+        Snapshot s1 = refresh(kNow, {session(101, "idle"), session(202, "active")}, read);
+        m.applySnapshot(s1);
+        QCOMPARE(m.rowCount(), 3);
+        const int row1 = m.rowOfKey(AdvisoryLockModel::keyOf(lock(101, 1)));
+        QCOMPARE(m.index(row1, AdvisoryLockModel::Finding).data().toString(),
+                 QStringLiteral("idle 30 s holding this lock: the connection is out of its pool"));
+
+        Snapshot s2 = s1;
+        s2.serverNow = kNow + 20;
+        s2.sessions[0].query = QStringLiteral("SELECT pg_sleep(1)");
+        s2.analysis = std::make_shared<const Analysis>(analyze(s2, {}, s1.analysis.get()));
+        QVERIFY(s2.analysis->locks.sharesStorageWith(s1.analysis->locks));
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        QSignalSpy removed(&m, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+        m.applySnapshot(s2);
+        QCOMPARE(inserted.count() + removed.count(), 0);
+        QCOMPARE(m.index(row1, AdvisoryLockModel::Query).data().toString(), QStringLiteral("SELECT pg_sleep(1)"));
+        QCOMPARE(m.index(row1, AdvisoryLockModel::Finding).data().toString(),
+                 QStringLiteral("idle 50 s holding this lock: the connection is out of its pool"));
+        QCOMPARE(m.index(row1, AdvisoryLockModel::SessionState).data().toString(), QStringLiteral("idle 50 s"));
+        bool queryColumn = false;
+        for (const auto& args : changed) {
+            const QModelIndex tl = args.at(0).value<QModelIndex>(), br = args.at(1).value<QModelIndex>();
+            queryColumn = queryColumn || (tl.row() <= row1 && br.row() >= row1 && tl.column() <= AdvisoryLockModel::Query &&
+                                          br.column() >= AdvisoryLockModel::Query);
+        }
+        QVERIFY(queryColumn);
+        const int row3 = m.rowOfKey(AdvisoryLockModel::keyOf(lock(202, 3)));
+        QCOMPARE(m.row(row3).session().state, QStringLiteral("active"));
+    }
+
+    // Each header names what its column shows.
+    void headersNameTheirColumns()
+    {
+        AdvisoryLockModel m;
+        m.applySnapshot(refresh(kNow, {session(101, "idle")}, {lock(101, 1)}));
+        auto header = [&](int c) { return m.headerData(c, Qt::Horizontal).toString(); };
+        auto cell = [&](int c) { return m.index(0, c).data().toString(); };
+        QCOMPARE(header(AdvisoryLockModel::Finding), QStringLiteral("Finding"));
+        QVERIFY2(cell(AdvisoryLockModel::Finding).startsWith(QLatin1String("idle 30 s holding")),
+                 qPrintable(cell(AdvisoryLockModel::Finding)));
+        QCOMPARE(header(AdvisoryLockModel::SessionState), QStringLiteral("Session"));
+        QCOMPARE(cell(AdvisoryLockModel::SessionState), QStringLiteral("idle 30 s"));
+        QCOMPARE(header(AdvisoryLockModel::Application), QStringLiteral("Application"));
+        QCOMPARE(cell(AdvisoryLockModel::Application), QStringLiteral("app-101"));
+        QCOMPARE(header(AdvisoryLockModel::Query), QStringLiteral("Last query"));
+        QCOMPARE(header(AdvisoryLockModel::Duration), QStringLiteral("Held / waited"));
+        for (int c = 0; c < AdvisoryLockModel::ColumnCount; ++c)
+            QVERIFY2(!header(c).isEmpty(), qPrintable(QString::number(c)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLockModel)
