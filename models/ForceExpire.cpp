@@ -521,7 +521,7 @@ QString HolderEvidence::summary() const
     return s;
 }
 
-HolderEvidence assessHolder(const LeaseModel::Entry& e, const std::vector<SessionRow>& sessions,
+HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessions,
                             bool sessionsKnown, double serverNow, const LeasePolicy& policy)
 {
     HolderEvidence ev;

@@ -138,7 +138,7 @@ struct HolderEvidence
 // sessions of the last refresh. `sessionsKnown` false means the list was not read (an empty list
 // then says nothing). A holder looks dead only if its lease is stale or its renewal overdue AND no
 // session from its host is connected; everything else (including "cannot tell") counts as alive.
-HolderEvidence assessHolder(const LeaseModel::Entry& e, const std::vector<SessionRow>& sessions,
+HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessions,
                             bool sessionsKnown, double serverNow, const LeasePolicy& policy);
 
 // Whether a session comes from `host`: client_addr equal to it (prefix length ignored), or the

@@ -198,28 +198,35 @@ LeasePolicy leasePolicyFor(const PollerConfig& cfg)
     return p;
 }
 
-// The previous read of the leases: its result (to compare bytes, row by row), where each row went
-// in Snapshot::leases ("slots"), and the slots by name. Unchanged rows are not decoded again.
+// The previous read of the leases: each row's bytes (to compare, cell by cell, with the next read),
+// where each row went in Snapshot::leases ("slots"), and the slots by name. Unchanged rows are not
+// decoded again, nor copied anywhere.
 struct Poller::LeaseCache
 {
-    // The previous result's rows as records (int32 length, -1 for NULL, then the bytes; per column),
-    // back to back: compared in one sequential pass, unlike the cells of a 15 MB PGresult.
-    std::vector<char> prev;
-    std::vector<quint32> prevOff; // record i spans [prevOff[i], prevOff[i + 1])
+    // Each slot's row as a record (per column: int32 length, -1 for NULL, then the bytes) in one
+    // arena, in slot order: compared in one sequential pass while the row order holds. A changed
+    // record of the same size is overwritten in place; another size goes to the end, and the arena
+    // is compacted when half of it is dead.
+    std::vector<char> arena;
+    std::vector<quint32> recOff, recLen; // by slot
+    size_t deadBytes = 0;
     // Scratch of the next read, kept with their capacity: megabytes allocated afresh per refresh
     // cost page faults that dwarf the comparison itself.
-    std::vector<char> spare;
-    std::vector<quint32> spareOff;
     std::vector<int> spareOrder, sparePos;
     std::vector<char> dirty;
-    std::vector<int> prevOrder;   // slot of each previous row
-    std::vector<int> prevPos;     // previous row of each slot
+    std::vector<char> scratch;     // one changed row's record
+    std::vector<int> prevOrder;    // slot of each previous row
+    std::vector<int> prevPos;      // previous row of each slot
     QHash<QByteArray, int> slotOf; // name bytes → slot
     std::vector<QByteArray> keys;  // by slot: name bytes
-    CowVector<LeaseRow> rows;     // by slot: Snapshot::leases
-    std::vector<quint32> seen;    // by slot: epoch of the last read that saw it
+    CowVector<LeaseRow> rows;      // by slot: Snapshot::leases
+    std::vector<quint32> seen;     // by slot: epoch of the last read that saw it
     quint32 epoch = 0;
     quint64 source = 0;
+
+    const char* record(int slot) const { return arena.data() + recOff[size_t(slot)]; }
+    void appendSlotRecord(const PGresult* r, int i);
+    void compact();
 };
 
 namespace {
@@ -263,7 +270,61 @@ size_t appendRecord(const PGresult* r, int i, std::vector<char>& out, int column
     }
     return sizeof(qint32) + size_t(std::max(lens[0], 0));
 }
+// Whether row i's cells [firstColumn, columns) are exactly the record at `rec` (appendRecord's
+// format), read in place: no copy of the row. Returns the end of the record, or null.
+const char* matchRecord(const PGresult* r, int i, const char* rec, int columns, int firstColumn = 0)
+{
+    for (int col = firstColumn; col < columns; ++col) {
+        qint32 len = PQgetlength(r, i, col);
+        if (len == 0 && PQgetisnull(r, i, col))
+            len = -1;
+        qint32 stored;
+        std::memcpy(&stored, rec, sizeof stored);
+        rec += sizeof stored;
+        if (stored != len)
+            return nullptr;
+        if (len > 0) {
+            if (std::memcmp(rec, PQgetvalue(r, i, col), size_t(len)) != 0)
+                return nullptr;
+            rec += len;
+        }
+    }
+    return rec;
+}
+bool sameAsRecord(const PGresult* r, int i, const char* rec, int columns, int firstColumn = 0)
+{
+    return matchRecord(r, i, rec, columns, firstColumn) != nullptr;
+}
+
+// The length of a record's first column's part (length field and bytes).
+size_t firstPartSize(const char* rec)
+{
+    qint32 len;
+    std::memcpy(&len, rec, sizeof len);
+    return sizeof len + size_t(std::max(len, 0));
+}
 } // namespace
+
+void Poller::LeaseCache::appendSlotRecord(const PGresult* r, int i)
+{
+    const size_t at = arena.size();
+    appendRecord(r, i, arena);
+    recOff.push_back(quint32(at));
+    recLen.push_back(quint32(arena.size() - at));
+}
+
+void Poller::LeaseCache::compact()
+{
+    std::vector<char> packed;
+    packed.reserve(arena.size() - deadBytes + 4096);
+    for (size_t slot = 0; slot < recOff.size(); ++slot) {
+        const size_t at = packed.size();
+        packed.insert(packed.end(), arena.data() + recOff[slot], arena.data() + recOff[slot] + recLen[slot]);
+        recOff[slot] = quint32(at);
+    }
+    arena = std::move(packed);
+    deadBytes = 0;
+}
 
 Poller::Poller(PollerConfig cfg, quint64 generation, QObject* parent)
     : QObject(parent), cfg_(std::move(cfg)), generation_(generation),
@@ -315,6 +376,7 @@ bool Poller::ensureConnected(pg::PgError& err)
     keyNames_.reset();
     keyCollisions_.reset();
     leaseCache_.reset(); // another server, maybe: every lease is read afresh (and hashed)
+    lastAnalysis_.reset();
     haveLocks_ = false;
     lastLockBytes_.clear();
     lastSessions_.clear();
@@ -428,7 +490,8 @@ Snapshot Poller::refreshOnce()
     const pg::PgError e = conn_.runPipeline(stmts, res, deadline);
     const auto t1 = pg::Clock::now();
     s.receivedMonotonicMs = monotonicMs();
-    s.receivedWall = QDateTime::currentDateTime();
+    // UTC: the local time's conversion costs more than the rest of a small refresh's decoding.
+    s.receivedWall = QDateTime::currentDateTimeUtc();
     s.roundTrips = 1;
     s.bytesReceived = conn_.lastBytesReceived();
     s.clientWaitMs = std::chrono::duration<double, std::milli>(t1 - t0).count();
@@ -473,20 +536,26 @@ Snapshot Poller::refreshOnce()
     if (const PGresult* r = res[1].result.get()) {
         const int n = PQntuples(r);
         const int cols = std::min(PQnfields(r), kMaxRecordColumns);
-        s.sessions.reserve(size_t(n));
         // A backend's row is usually what it was last time (idle sessions, pg_stat_activity's slot
-        // order): the same bytes at the same place keep the previous values, no decoding.
-        std::vector<char> bytes;
+        // order): the same bytes at the same place keep the previous values, no decoding. With as
+        // many rows as last time, the previous rows are shared and only the changed ones replaced.
+        std::vector<char>& bytes = spareSessionBytes_;
+        bytes.clear();
         bytes.reserve(lastSessionBytes_.size());
-        std::vector<quint32> offsets{0};
+        std::vector<quint32>& offsets = spareSessionOffsets_;
+        offsets.assign(1, 0);
         offsets.reserve(size_t(n) + 1);
+        const bool sameCount = size_t(n) == lastSessions_.size();
+        if (sameCount)
+            s.sessions = lastSessions_;
         for (int i = 0; i < n; ++i) {
             appendRecord(r, i, bytes, cols);
             offsets.push_back(quint32(bytes.size()));
             const size_t len = offsets[size_t(i) + 1] - offsets[size_t(i)];
             if (size_t(i) < lastSessions_.size() && lastSessionOffsets_[size_t(i) + 1] - lastSessionOffsets_[size_t(i)] == len &&
                 std::memcmp(bytes.data() + offsets[size_t(i)], lastSessionBytes_.data() + lastSessionOffsets_[size_t(i)], len) == 0) {
-                s.sessions.push_back(lastSessions_[size_t(i)]);
+                if (!sameCount)
+                    s.sessions.push_back(lastSessions_[size_t(i)]);
                 continue;
             }
             SessionRow row;
@@ -506,11 +575,14 @@ Snapshot Poller::refreshOnce()
             row.query = toString(r, i, 13);
             if (!PQgetisnull(r, i, 14))
                 row.blockedBy = parseIntArray(PQgetvalue(r, i, 14));
-            s.sessions.push_back(std::move(row));
+            if (sameCount)
+                s.sessions[size_t(i)] = std::move(row); // unshares its chunk of 16 rows only
+            else
+                s.sessions.push_back(std::move(row));
         }
         lastSessions_ = s.sessions;
-        lastSessionBytes_ = std::move(bytes);
-        lastSessionOffsets_ = std::move(offsets);
+        std::swap(lastSessionBytes_, bytes);
+        std::swap(lastSessionOffsets_, offsets);
     }
     const PGresult* locks = locksIdx >= 0 ? res[size_t(locksIdx)].result.get() : nullptr;
     if (locks) {
@@ -555,7 +627,8 @@ Snapshot Poller::refreshOnce()
         s.leasesError = leaseTableError_;
     }
     s.decodeMs = std::chrono::duration<double, std::milli>(pg::Clock::now() - t1).count();
-    s.analysis = std::make_shared<const Analysis>(analyze(s, cfg_.analysis));
+    s.analysis = std::make_shared<const Analysis>(analyze(s, cfg_.analysis, lastAnalysis_.get()));
+    lastAnalysis_ = s.analysis;
     s.ok = true;
     return s;
 }
@@ -568,16 +641,27 @@ void Poller::decodeLocks(const PGresult* r, Snapshot& s)
     // The advisory rows' bytes, compared with the previous read's: unchanged (the usual case, even
     // with thousands of locks held), the previous values are shared as they are, and the models
     // see the same storage (AdvisoryLockModel then updates its rows without keying them again).
+    // Compared in place with the previous read's records first: unchanged, nothing is copied.
+    const int cols = std::min(PQnfields(r), kMaxRecordColumns);
+    if (haveLocks_) {
+        const char* at = lastLockBytes_.data();
+        const char* const end = at + lastLockBytes_.size();
+        bool same = true;
+        for (int i = 0; i < n && same; ++i)
+            if (PQgetvalue(r, i, 0)[0] == 't') {
+                at = at < end ? matchRecord(r, i, at, cols) : nullptr;
+                same = at != nullptr;
+            }
+        if (same && at == end) {
+            s.advisoryLocks = lastLocks_;
+            return;
+        }
+    }
     std::vector<char> bytes;
     bytes.reserve(lastLockBytes_.size());
-    const int cols = std::min(PQnfields(r), kMaxRecordColumns);
     for (int i = 0; i < n; ++i)
         if (PQgetvalue(r, i, 0)[0] == 't')
             appendRecord(r, i, bytes, cols);
-    if (haveLocks_ && bytes == lastLockBytes_) {
-        s.advisoryLocks = lastLocks_;
-        return;
-    }
     lastLockBytes_ = std::move(bytes);
     Interned database, mode;
     for (int i = 0; i < n; ++i) {
@@ -614,8 +698,8 @@ void Poller::decodeLeasesFully(const PGresult* r, Snapshot& s)
     c->prevPos.resize(size_t(n));
     c->keys.reserve(size_t(n));
     c->slotOf.reserve(n);
-    c->prevOff.reserve(size_t(n) + 1);
-    c->prevOff.push_back(0);
+    c->recOff.reserve(size_t(n));
+    c->recLen.reserve(size_t(n));
     namesToHash_.clear();
     namesToHash_.reserve(n);
     for (int i = 0; i < n; ++i) {
@@ -628,8 +712,7 @@ void Poller::decodeLeasesFully(const PGresult* r, Snapshot& s)
                 cacheable = false;
             c->slotOf.insert(key, i);
             c->keys.push_back(key);
-            appendRecord(r, i, c->prev);
-            c->prevOff.push_back(quint32(c->prev.size()));
+            c->appendSlotRecord(r, i);
         }
         c->prevOrder[size_t(i)] = i;
         c->prevPos[size_t(i)] = i;
@@ -669,44 +752,35 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
     dirty.assign(baseSize, 0);
     std::vector<int> fresh; // rows of r with a name not seen before
     QHash<QByteArray, int> freshNames;
-    std::vector<char> cur = std::move(c->spare);
-    cur.clear();
-    cur.reserve(c->prev.size() + c->prev.size() / 8 + 4096);
-    std::vector<quint32> off = std::move(c->spareOff);
-    off.clear();
-    off.reserve(size_t(n) + 1);
-    off.push_back(0);
     int j = 0;
     for (int i = 0; i < n; ++i) {
-        const size_t start = cur.size();
-        const size_t namePart = appendRecord(r, i, cur);
-        off.push_back(quint32(cur.size()));
-        const char* rec = cur.data() + start;
-        const size_t recLen = cur.size() - start;
-        qint32 nameLen;
-        std::memcpy(&nameLen, rec, sizeof nameLen);
-        if (nameLen < 0)
+        const int nameLen = PQgetlength(r, i, 0);
+        const char* name = PQgetvalue(r, i, 0);
+        if (nameLen == 0 && PQgetisnull(r, i, 0))
             return full(); // a NULL name
         while (j < prevN && c->seen[size_t(c->prevOrder[size_t(j)])] == epoch)
             ++j; // met earlier, out of order
-        int slot = -1, p = -1;
+        int slot = -1;
+        bool same = false; // the whole row as last time
         // Unchanged rows keep their place in the heap, so the previous result's next row is
-        // usually this one: the hash is consulted only where the order differs.
-        if (j < prevN && c->prevOff[size_t(j) + 1] - c->prevOff[size_t(j)] >= namePart &&
-            std::memcmp(c->prev.data() + c->prevOff[size_t(j)], rec, namePart) == 0) {
+        // usually this one, all of it: one comparison. The hash is consulted only where the order
+        // differs.
+        if (j < prevN && (same = sameAsRecord(r, i, c->record(c->prevOrder[size_t(j)]), 4))) {
             slot = c->prevOrder[size_t(j)];
-            p = j++;
-        } else if (const auto it = c->slotOf.constFind(QByteArray::fromRawData(rec + 4, nameLen));
+            ++j;
+        } else if (j < prevN && sameAsRecord(r, i, c->record(c->prevOrder[size_t(j)]), 1)) {
+            slot = c->prevOrder[size_t(j)];
+            ++j;
+        } else if (const auto it = c->slotOf.constFind(QByteArray::fromRawData(name, nameLen));
                    it != c->slotOf.constEnd()) {
             slot = *it;
-            p = c->prevPos[size_t(slot)];
             if (c->seen[size_t(slot)] == epoch)
                 return full(); // a repeated name
-            if (p >= j)
+            if (const int p = c->prevPos[size_t(slot)]; p >= j)
                 j = p + 1;
         }
         if (slot < 0) {
-            const QByteArray key(rec + 4, nameLen);
+            const QByteArray key(name, nameLen);
             if (freshNames.contains(key))
                 return full(); // a repeated name
             freshNames.insert(key, i);
@@ -716,8 +790,18 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         c->seen[size_t(slot)] = epoch;
         order[size_t(i)] = slot;
         pos[size_t(slot)] = i;
-        const size_t prevLen = c->prevOff[size_t(p) + 1] - c->prevOff[size_t(p)];
-        if (prevLen != recLen || std::memcmp(c->prev.data() + c->prevOff[size_t(p)], rec, recLen) != 0) {
+        const char* rec = c->record(slot);
+        if (!same && !sameAsRecord(r, i, rec + firstPartSize(rec), 4, 1)) {
+            c->scratch.clear();
+            appendRecord(r, i, c->scratch);
+            if (c->scratch.size() == c->recLen[size_t(slot)]) {
+                std::memcpy(c->arena.data() + c->recOff[size_t(slot)], c->scratch.data(), c->scratch.size());
+            } else {
+                c->deadBytes += c->recLen[size_t(slot)];
+                c->recOff[size_t(slot)] = quint32(c->arena.size());
+                c->recLen[size_t(slot)] = quint32(c->scratch.size());
+                c->arena.insert(c->arena.end(), c->scratch.begin(), c->scratch.end());
+            }
             c->rows[size_t(slot)] = leaseRowAt(r, i); // copies only the chunk it lands in, if shared
             dirty[size_t(slot)] = 1;
         }
@@ -734,11 +818,14 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
             continue;
         const int last = int(c->rows.size()) - 1;
         c->slotOf.remove(c->keys[size_t(h)]);
+        c->deadBytes += c->recLen[size_t(h)];
         if (h != last) {
             c->rows[size_t(h)] = c->rows[size_t(last)];
             c->keys[size_t(h)] = std::move(c->keys[size_t(last)]);
             c->slotOf.insert(c->keys[size_t(h)], h);
             c->seen[size_t(h)] = c->seen[size_t(last)];
+            c->recOff[size_t(h)] = c->recOff[size_t(last)];
+            c->recLen[size_t(h)] = c->recLen[size_t(last)];
             pos[size_t(h)] = pos[size_t(last)];
             dirty[size_t(h)] = dirty[size_t(last)];
             order[size_t(pos[size_t(h)])] = h;
@@ -746,6 +833,8 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         c->rows.pop_back();
         c->keys.pop_back();
         c->seen.pop_back();
+        c->recOff.pop_back();
+        c->recLen.pop_back();
         pos.pop_back();
         dirty.pop_back();
         d->moves.emplace_back(h, last);
@@ -761,18 +850,17 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         c->slotOf.insert(key, slot);
         c->keys.push_back(key);
         c->seen.push_back(epoch);
+        c->appendSlotRecord(r, i);
         pos.push_back(i);
         order[size_t(i)] = slot;
         namesToHash_ << c->rows[size_t(slot)].name;
     }
+    if (c->deadBytes > c->arena.size() / 2)
+        c->compact();
     std::swap(c->prevOrder, order);
     std::swap(c->prevPos, pos);
-    std::swap(c->prev, cur);
-    std::swap(c->prevOff, off);
     c->spareOrder = std::move(order);
     c->sparePos = std::move(pos);
-    c->spare = std::move(cur);
-    c->spareOff = std::move(off);
     s.leases = c->rows;
     s.leaseDelta = std::move(d);
     lastLeaseSeq_ = s.seq;

@@ -132,13 +132,16 @@ private:
     struct LeaseCache;
     std::unique_ptr<LeaseCache> leaseCache_;
     quint64 lastLeaseSeq_ = 0;
+    std::shared_ptr<const Analysis> lastAnalysis_; // its lock views may serve the next refresh
     // pg_locks read less often when it dominates (see locksEveryN())
     CowVector<AdvisoryLockRow> lastLocks_;
     std::vector<char> lastLockBytes_; // the advisory rows of the last pg_locks read, as records
     // The last pg_stat_activity read: values, and each row's bytes as a record (offsets into them).
-    std::vector<SessionRow> lastSessions_;
+    SessionRows lastSessions_;
     std::vector<char> lastSessionBytes_;
     std::vector<quint32> lastSessionOffsets_{0};
+    std::vector<char> spareSessionBytes_; // the next read's, kept with their capacity
+    std::vector<quint32> spareSessionOffsets_;
     int lastLockTableEntries_ = 0;
     int lastLockRows_ = 0;
     qint64 lastLocksReadMs_ = 0;

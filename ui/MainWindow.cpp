@@ -87,10 +87,11 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
         double idle = -1;
         for (int r = 0; r < m->rowCount(); ++r) {
             const auto& row = m->row(r);
-            if (row.view.lock.granted && row.hasSession && row.view.idleForS > idle &&
+            const double idleFor = row.view.idleForS(m->serverNow());
+            if (row.view.lock.granted && row.hasSession() && idleFor > idle &&
                 groupKey(row.session(), monitor_->config().analysis.groupBy) == group) {
                 pid = row.view.lock.pid;
-                idle = row.view.idleForS;
+                idle = idleFor;
             }
         }
         showSession(pid);
@@ -276,7 +277,7 @@ void MainWindow::onRefreshed(const Snapshot& s)
         serverLabel_->setText(tr("PostgreSQL %1 · database %2 · user %3")
                                   .arg(s.server.version, s.server.database, s.server.user));
         QString text = tr("last refresh %1 · %2 ms · %3 kB")
-                           .arg(s.receivedWall.toString(QStringLiteral("HH:mm:ss")))
+                           .arg(s.receivedWall.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
                            .arg(s.clientWaitMs, 0, 'f', 1)
                            .arg(double(s.bytesReceived) / 1024.0, 0, 'f', 1);
         // The footprint budget: the interval actually used and the server time it is judged by.

@@ -25,10 +25,10 @@ namespace lw {
 // on its way to the GUI thread (queued signal, Monitor::last_) and the poller changes a few rows of
 // 100 000 per refresh: copies cost one pointer per chunk and a change copies one chunk, not the
 // whole table. The std::vector subset the code uses; mutable access detaches the chunk it touches.
-template <typename T>
+template <typename T, size_t Shift = 9>
 class CowVector
 {
-    static constexpr size_t kShift = 9; // 512 rows a chunk
+    static constexpr size_t kShift = Shift; // 512 rows a chunk by default
     static constexpr size_t kChunk = size_t(1) << kShift;
     using Chunk = std::vector<T>;
 
@@ -218,6 +218,9 @@ struct SessionRow
     bool operator==(const SessionRow&) const = default;
 };
 
+// Small chunks: a refresh that changes one busy session copies 16 rows, not all 400.
+using SessionRows = CowVector<SessionRow, 4>;
+
 // One advisory lock from pg_locks.
 struct AdvisoryLockRow
 {
@@ -276,11 +279,11 @@ struct Snapshot
 
     double serverNow = 0;           // the server's now() for this refresh, epoch seconds
     qint64 receivedMonotonicMs = 0; // monotonicMs() when the result arrived
-    QDateTime receivedWall;         // for display only ("last refresh at …")
+    QDateTime receivedWall;         // for display only ("last refresh at …"); UTC from the poller
 
     ServerInfo server;
     ClusterInfo cluster;
-    std::vector<SessionRow> sessions;           // client backends of the whole server
+    SessionRows sessions;                       // client backends of the whole server
     CowVector<AdvisoryLockRow> advisoryLocks; // of the whole server (inMonitoredDb marks ours)
     CowVector<LeaseRow> leases;               // in no particular order
     std::shared_ptr<const LeaseDelta> leaseDelta; // null: compare every row

@@ -100,6 +100,28 @@ private Q_SLOTS:
         QVERIFY(byName(s.leases) == byName(f.leases));
         QVERIFY(!byName(s.leases).at(QStringLiteral("l42")).holder);
 
+        // Rows that change size leave their bytes behind in the cache; once most rows did, the cache
+        // is packed again. Either way: the changed rows only, and a fresh console's values.
+        auto sameAsFresh = [&](const Snapshot& got) {
+            Poller again(test::pollerConfig(db.dsn(), 100));
+            const Snapshot want = again.refreshOnce();
+            return want.ok && byName(got.leases) == byName(want.leases);
+        };
+        db.exec("UPDATE leases SET holder = holder || ':longer' WHERE name LIKE 'l1%'"); // 1 110 rows
+        s = p.refreshOnce();
+        QVERIFY(s.ok && s.leaseDelta);
+        QCOMPARE(int(s.leaseDelta->changed.size()), 1110);
+        QVERIFY(sameAsFresh(s));
+        db.exec("UPDATE leases SET holder = holder || ':longer'"); // NULL holders stay NULL
+        s = p.refreshOnce();
+        QVERIFY(s.ok && s.leaseDelta);
+        QCOMPARE(int(s.leaseDelta->changed.size()), 2998);
+        QVERIFY(sameAsFresh(s));
+        s = p.refreshOnce();
+        QVERIFY(s.ok && s.leaseDelta);
+        QVERIFY(s.leaseDelta->changed.empty() && s.leaseDelta->moves.empty());
+        QCOMPARE(s.leaseDelta->appendedFrom, size_t(3000));
+
         // A repeated name (the mapped column is not unique) is compared in full, still correct.
         db.exec("ALTER TABLE leases DROP CONSTRAINT leases_pkey");
         db.exec("INSERT INTO leases VALUES ('l5', 'h:5:dup', now(), now() + interval '60 s')");
@@ -139,11 +161,15 @@ private Q_SLOTS:
         QVERIFY(s2.advisoryLocks.sharesStorageWith(s1.advisoryLocks));
         QVERIFY(sessionOf(s1) && sessionOf(s2));
         QVERIFY(sessionOf(s2)->query.constData() == sessionOf(s1)->query.constData()); // not decoded again
+        // The same read from the same idle holder: the lock views of the refresh before serve again.
+        QVERIFY(s2.analysis->locks.sharesStorageWith(s1.analysis->locks));
 
         QVERIFY(!holder.exec({"SELECT pg_advisory_lock(4243)", {}}, r, deadline()).isError());
         const Snapshot s3 = p.refreshOnce();
         QVERIFY(s3.ok);
         QVERIFY(!s3.advisoryLocks.sharesStorageWith(s2.advisoryLocks));
+        QVERIFY(!s3.analysis->locks.sharesStorageWith(s2.analysis->locks));
+        QCOMPARE(s3.analysis->locks.size(), size_t(2));
         QCOMPARE(s3.advisoryLocks.size(), size_t(2));
         QVERIFY(sessionOf(s3) && sessionOf(s3)->query.contains(QLatin1String("4243")));
         // What a fresh poller decodes from scratch.
