@@ -66,7 +66,6 @@ public:
     int rowOfKey(const QString& key) const { return index_.value(key, -1); }
     static QString keyOf(const AdvisoryLockRow& l);
     double serverNow() const { return now_; }
-    const Thresholds& thresholds() const { return thresholds_; }
 
 private:
     QString display(const Row& r, int column) const;

@@ -549,15 +549,20 @@ Snapshot Poller::refreshOnce()
         if (sameCount)
             s.sessions = lastSessions_;
         for (int i = 0; i < n; ++i) {
+            // Compared in place with last time's record, as the locks and the leases are.
+            if (size_t(i) < lastSessions_.size()) {
+                const char* prev = lastSessionBytes_.data() + lastSessionOffsets_[size_t(i)];
+                const char* prevEnd = lastSessionBytes_.data() + lastSessionOffsets_[size_t(i) + 1];
+                if (matchRecord(r, i, prev, cols) == prevEnd) {
+                    bytes.insert(bytes.end(), prev, prevEnd);
+                    offsets.push_back(quint32(bytes.size()));
+                    if (!sameCount)
+                        s.sessions.push_back(lastSessions_[size_t(i)]);
+                    continue;
+                }
+            }
             appendRecord(r, i, bytes, cols);
             offsets.push_back(quint32(bytes.size()));
-            const size_t len = offsets[size_t(i) + 1] - offsets[size_t(i)];
-            if (size_t(i) < lastSessions_.size() && lastSessionOffsets_[size_t(i) + 1] - lastSessionOffsets_[size_t(i)] == len &&
-                std::memcmp(bytes.data() + offsets[size_t(i)], lastSessionBytes_.data() + lastSessionOffsets_[size_t(i)], len) == 0) {
-                if (!sameCount)
-                    s.sessions.push_back(lastSessions_[size_t(i)]);
-                continue;
-            }
             SessionRow row;
             row.pid = int(toDouble(r, i, 0));
             row.database = toString(r, i, 1);
