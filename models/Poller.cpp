@@ -219,10 +219,11 @@ struct Poller::LeaseCache
     std::vector<int> prevPos;      // previous row of each slot
     QHash<QByteArray, int> slotOf; // name bytes → slot
     std::vector<QByteArray> keys;  // by slot: name bytes
-    CowVector<LeaseRow> rows;      // by slot: Snapshot::leases
+    LeaseRows rows;             // by slot: Snapshot::leases
     std::vector<quint32> seen;     // by slot: epoch of the last read that saw it
     quint32 epoch = 0;
     quint64 source = 0;
+    int nameCol = 0; // 1 when the rows start with their xmin (leaseSelect's rowVersion)
 
     const char* record(int slot) const { return arena.data() + recOff[size_t(slot)]; }
     void appendSlotRecord(const PGresult* r, int i);
@@ -232,15 +233,26 @@ struct Poller::LeaseCache
 namespace {
 std::atomic<quint64> g_leaseSources{0};
 
-LeaseRow leaseRowAt(const PGresult* r, int i)
+// The row's lease; its name is at column `nameCol` (1 after an xmin).
+LeaseRow leaseRowAt(const PGresult* r, int i, int nameCol)
 {
     LeaseRow row;
-    row.name = PQgetisnull(r, i, 0) ? QString() : toString(r, i, 0);
-    if (!PQgetisnull(r, i, 1))
-        row.holder = toString(r, i, 1);
-    row.takenAt = optDouble(r, i, 2);
-    row.expiresAt = optDouble(r, i, 3);
+    row.name = PQgetisnull(r, i, nameCol) ? QString() : toString(r, i, nameCol);
+    if (!PQgetisnull(r, i, nameCol + 1))
+        row.holder = toString(r, i, nameCol + 1);
+    row.takenAt = optDouble(r, i, nameCol + 2);
+    row.expiresAt = optDouble(r, i, nameCol + 3);
     return row;
+}
+
+// Where a lease result's name column is: 1 when it starts with the rows' xmin, 0 without; -1 for a
+// shape the cache does not know.
+int leaseNameColumn(const PGresult* r)
+{
+    const int n = PQnfields(r);
+    if (n == 5 && std::strcmp(PQfname(r, 0), "xmin") == 0)
+        return 1;
+    return n == 4 ? 0 : -1;
 }
 
 // Appends row i's record (each column: length, or -1 for NULL, then the bytes); returns the length
@@ -303,12 +315,19 @@ size_t firstPartSize(const char* rec)
     std::memcpy(&len, rec, sizeof len);
     return sizeof len + size_t(std::max(len, 0));
 }
+// The record past its first n columns.
+const char* skipParts(const char* rec, int n)
+{
+    for (; n > 0; --n)
+        rec += firstPartSize(rec);
+    return rec;
+}
 } // namespace
 
 void Poller::LeaseCache::appendSlotRecord(const PGresult* r, int i)
 {
     const size_t at = arena.size();
-    appendRecord(r, i, arena);
+    appendRecord(r, i, arena, nameCol + 4);
     recOff.push_back(quint32(at));
     recLen.push_back(quint32(arena.size() - at));
 }
@@ -440,6 +459,7 @@ Snapshot Poller::refreshOnce()
             res.pop_back();
         }
         leaseTableError_ = interpretLeaseTableCheck(cfg_.leases, res);
+        leaseRowVersions_ = !leaseTableError_ && leaseTableHasRowVersions(res);
         leaseTableChecked_ = true;
         refreshesSinceCheck_ = 0;
     }
@@ -481,7 +501,7 @@ Snapshot Poller::refreshOnce()
     const bool readLeases = !leaseTableError_.has_value();
     const int leasesIdx = int(stmts.size());
     if (readLeases)
-        stmts.push_back(leaseSelect(conn_, cfg_.leases));
+        stmts.push_back(leaseSelect(conn_, cfg_.leases, leaseRowVersions_));
     const int serverTimeIdx = int(stmts.size());
     stmts.push_back({kServerTimeSql_, {}});
 
@@ -698,7 +718,9 @@ void Poller::decodeLeasesFully(const PGresult* r, Snapshot& s)
     leaseCache_.reset();
     auto c = std::make_unique<LeaseCache>();
     c->source = ++g_leaseSources;
-    bool cacheable = PQnfields(r) == 4;
+    const int nameCol = std::max(leaseNameColumn(r), 0);
+    c->nameCol = nameCol;
+    bool cacheable = leaseNameColumn(r) >= 0;
     c->prevOrder.resize(size_t(n));
     c->prevPos.resize(size_t(n));
     c->keys.reserve(size_t(n));
@@ -708,12 +730,12 @@ void Poller::decodeLeasesFully(const PGresult* r, Snapshot& s)
     namesToHash_.clear();
     namesToHash_.reserve(n);
     for (int i = 0; i < n; ++i) {
-        LeaseRow row = leaseRowAt(r, i);
+        LeaseRow row = leaseRowAt(r, i, nameCol);
         if (cacheable) {
             // Rows are matched by name: NULL or repeated names (a mapped column that is not unique)
             // are compared in full by the model instead.
-            const QByteArray key(PQgetvalue(r, i, 0), PQgetlength(r, i, 0));
-            if (PQgetisnull(r, i, 0) || c->slotOf.contains(key))
+            const QByteArray key(PQgetvalue(r, i, nameCol), PQgetlength(r, i, nameCol));
+            if (PQgetisnull(r, i, nameCol) || c->slotOf.contains(key))
                 cacheable = false;
             c->slotOf.insert(key, i);
             c->keys.push_back(key);
@@ -742,10 +764,12 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         decodeLeasesFully(r, s);
         lastLeaseSeq_ = s.seq;
     };
-    if (!c || PQnfields(r) != 4) {
+    if (!c || leaseNameColumn(r) != c->nameCol) {
         full();
         return;
     }
+    const int nameCol = c->nameCol;
+    const int cols = nameCol + 4;
     const int prevN = int(c->prevOrder.size());
     const size_t baseSize = c->rows.size();
     const quint32 epoch = ++c->epoch;
@@ -759,21 +783,28 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
     QHash<QByteArray, int> freshNames;
     int j = 0;
     for (int i = 0; i < n; ++i) {
-        const int nameLen = PQgetlength(r, i, 0);
-        const char* name = PQgetvalue(r, i, 0);
-        if (nameLen == 0 && PQgetisnull(r, i, 0))
-            return full(); // a NULL name
         while (j < prevN && c->seen[size_t(c->prevOrder[size_t(j)])] == epoch)
             ++j; // met earlier, out of order
         int slot = -1;
-        bool same = false; // the whole row as last time
-        // Unchanged rows keep their place in the heap, so the previous result's next row is
-        // usually this one, all of it: one comparison. The hash is consulted only where the order
-        // differs.
-        if (j < prevN && (same = sameAsRecord(r, i, c->record(c->prevOrder[size_t(j)]), 4))) {
+        // The whole row as last time. Unchanged rows keep their place in the heap, so the previous
+        // result's next row is usually this one: one comparison, of the xmin and the name when the
+        // rows have their xmin (the same name and xmin are the same row version), else of every
+        // cell. The hash is consulted only where the order differs.
+        bool same = j < prevN && sameAsRecord(r, i, c->record(c->prevOrder[size_t(j)]), nameCol ? 2 : 4);
+        if (same) {
             slot = c->prevOrder[size_t(j)];
             ++j;
-        } else if (j < prevN && sameAsRecord(r, i, c->record(c->prevOrder[size_t(j)]), 1)) {
+            c->seen[size_t(slot)] = epoch;
+            order[size_t(i)] = slot;
+            pos[size_t(slot)] = i;
+            continue;
+        }
+        const int nameLen = PQgetlength(r, i, nameCol);
+        const char* name = PQgetvalue(r, i, nameCol);
+        if (nameLen == 0 && PQgetisnull(r, i, nameCol))
+            return full(); // a NULL name
+        if (j < prevN && sameAsRecord(r, i, skipParts(c->record(c->prevOrder[size_t(j)]), nameCol), nameCol + 1,
+                                      nameCol)) {
             slot = c->prevOrder[size_t(j)];
             ++j;
         } else if (const auto it = c->slotOf.constFind(QByteArray::fromRawData(name, nameLen));
@@ -795,10 +826,12 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         c->seen[size_t(slot)] = epoch;
         order[size_t(i)] = slot;
         pos[size_t(slot)] = i;
-        const char* rec = c->record(slot);
-        if (!same && !sameAsRecord(r, i, rec + firstPartSize(rec), 4, 1)) {
+        // The same name, another version (or, without xmin, other bytes): the lease changed unless
+        // only its xmin did (an UPDATE that wrote the same values); the record takes the new xmin.
+        const bool changed = !sameAsRecord(r, i, skipParts(c->record(slot), nameCol + 1), cols, nameCol + 1);
+        if (changed || nameCol > 0) {
             c->scratch.clear();
-            appendRecord(r, i, c->scratch);
+            appendRecord(r, i, c->scratch, cols);
             if (c->scratch.size() == c->recLen[size_t(slot)]) {
                 std::memcpy(c->arena.data() + c->recOff[size_t(slot)], c->scratch.data(), c->scratch.size());
             } else {
@@ -807,7 +840,9 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
                 c->recLen[size_t(slot)] = quint32(c->scratch.size());
                 c->arena.insert(c->arena.end(), c->scratch.begin(), c->scratch.end());
             }
-            c->rows[size_t(slot)] = leaseRowAt(r, i); // copies only the chunk it lands in, if shared
+        }
+        if (changed) {
+            c->rows[size_t(slot)] = leaseRowAt(r, i, nameCol); // copies only the chunk it lands in, if shared
             dirty[size_t(slot)] = 1;
         }
     }
@@ -850,8 +885,10 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
     d->appendedFrom = c->rows.size();
     for (int i : fresh) {
         const int slot = int(c->rows.size());
-        c->rows.push_back(leaseRowAt(r, i));
-        const QByteArray key = freshNames.constFind(QByteArray::fromRawData(PQgetvalue(r, i, 0), PQgetlength(r, i, 0))).key();
+        c->rows.push_back(leaseRowAt(r, i, nameCol));
+        const QByteArray key =
+            freshNames.constFind(QByteArray::fromRawData(PQgetvalue(r, i, nameCol), PQgetlength(r, i, nameCol)))
+                .key();
         c->slotOf.insert(key, slot);
         c->keys.push_back(key);
         c->seen.push_back(epoch);

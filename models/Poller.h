@@ -125,6 +125,7 @@ private:
     pg::Connection conn_;
     ConnectionStatus status_;
     std::optional<pg::PgError> leaseTableError_; // from the check at connect
+    bool leaseRowVersions_ = false;              // the table has xmin (see leaseSelect())
     QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server
     std::shared_ptr<const KeyNames> keyNames_;   // key -> names, rebuilt when the cache grows
     std::shared_ptr<const KeyNames> keyCollisions_; // the keys of keyNames_ with several names

@@ -111,13 +111,14 @@ QByteArray asInstant(const QByteArray& quotedCol, LeaseTableConfig::TimeKind kin
 }
 } // namespace
 
-pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg)
+pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg, bool rowVersion)
 {
     const QByteArray table = conn.quoteIdentifier(cfg.schema) + "." + conn.quoteIdentifier(cfg.table);
     const QByteArray taken = asInstant(conn.quoteIdentifier(cfg.takenAtColumn), cfg.timeKind, 1);
     const QByteArray expires = asInstant(conn.quoteIdentifier(cfg.expiresAtColumn), cfg.timeKind, 1);
     pg::Statement s;
-    s.sql = "SELECT " + conn.quoteIdentifier(cfg.nameColumn) + "::text, " +
+    // xmin first: with the name, it tells an unchanged row without reading the rest of it.
+    s.sql = QByteArray("SELECT ") + (rowVersion ? "xmin, " : "") + conn.quoteIdentifier(cfg.nameColumn) + "::text, " +
             conn.quoteIdentifier(cfg.holderColumn) + "::text, date_part('epoch', " + taken +
             "), date_part('epoch', " + expires + ") FROM " + table;
     if (cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone)
@@ -133,7 +134,8 @@ std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg)
     exists.sql =
         "SELECT r IS NOT NULL, CASE WHEN r IS NULL THEN NULL ELSE has_table_privilege(r, 'SELECT') END, "
         "CASE WHEN r IS NULL THEN NULL ELSE has_table_privilege(r, 'UPDATE') END, "
-        "to_regnamespace(quote_ident($1::text)) IS NOT NULL FROM (SELECT " +
+        "to_regnamespace(quote_ident($1::text)) IS NOT NULL, "
+        "(SELECT c.relkind IN ('r', 'p', 'm') FROM pg_class c WHERE c.oid = r) FROM (SELECT " +
         rel + " AS r) t";
     exists.params = {cfg.schema.toUtf8(), cfg.table.toUtf8()};
     pg::Statement cols;
@@ -142,6 +144,12 @@ std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg)
                rel + " AND a.attnum > 0 AND NOT a.attisdropped";
     cols.params = {cfg.schema.toUtf8(), cfg.table.toUtf8()};
     return {exists, cols};
+}
+
+bool leaseTableHasRowVersions(const std::vector<pg::StatementResult>& results)
+{
+    const PGresult* ex = results.empty() ? nullptr : results[0].result.get();
+    return ex && PQntuples(ex) == 1 && PQnfields(ex) > 4 && !PQgetisnull(ex, 0, 4) && PQgetvalue(ex, 0, 4)[0] == 't';
 }
 
 std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,

@@ -44,12 +44,18 @@ struct LeaseTableConfig
     bool operator==(const LeaseTableConfig&) const = default;
 };
 
-// The SELECT for one refresh; needs an open connection for identifier quoting.
-pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg);
+// The SELECT for one refresh; needs an open connection for identifier quoting. With rowVersion the
+// first column is the row's xmin: a lease row's name and xmin identify its contents (an UPDATE
+// always writes a new version with its own transaction's xmin), so an unchanged row is known
+// without comparing the rest of it. Only tables have it (see leaseTableHasRowVersions()).
+pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg, bool rowVersion = false);
 
 // The statements that check the table at connect: existence + privileges, then the columns.
 std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg);
 // Interprets the results of leaseTableCheck(); returns a Schema error naming exactly what is wrong.
+// Whether the checked relation has row versions (a table, partitioned table or materialized view;
+// not a view or a foreign table).
+bool leaseTableHasRowVersions(const std::vector<pg::StatementResult>& results);
 std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
                                                     const std::vector<pg::StatementResult>& results);
 

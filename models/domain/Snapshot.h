@@ -200,6 +200,10 @@ struct LeaseRow
     bool operator==(const LeaseRow&) const = default;
 };
 
+// 32-row chunks: a refresh that renews 10 of 1 000 leases copies 320 rows, not all of them (every
+// copy of a row is two QString reference counts taken, and given back when the old chunk goes).
+using LeaseRows = CowVector<LeaseRow, 5>;
+
 // One client backend from pg_stat_activity (the console's own backend excluded).
 struct SessionRow
 {
@@ -285,7 +289,7 @@ struct Snapshot
     ClusterInfo cluster;
     SessionRows sessions;                       // client backends of the whole server
     CowVector<AdvisoryLockRow> advisoryLocks; // of the whole server (inMonitoredDb marks ours)
-    CowVector<LeaseRow> leases;               // in no particular order
+    LeaseRows leases;                         // in no particular order
     std::shared_ptr<const LeaseDelta> leaseDelta; // null: compare every row
     // Advisory key -> candidate names (hashtext() on this server); shared, immutable, cached.
     std::shared_ptr<const QHash<qint64, QStringList>> keyNames;

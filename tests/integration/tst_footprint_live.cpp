@@ -12,7 +12,7 @@
 using namespace lw;
 
 namespace {
-std::map<QString, LeaseRow> byName(const CowVector<LeaseRow>& rows)
+std::map<QString, LeaseRow> byName(const LeaseRows& rows)
 {
     std::map<QString, LeaseRow> out;
     for (const LeaseRow& r : rows)
@@ -223,6 +223,79 @@ private Q_SLOTS:
         QVERIFY(reused >= 1);
         QVERIFY(reused < 8); // and it is still read
         holder.close();
+    }
+
+    // A lease row's name and xmin stand for the whole row, only where the relation has row versions;
+    // rows with the same xmin (one transaction) that change places keep their values.
+    void rowVersionsTellUnchangedLeases()
+    {
+        test::TestDatabase db("footprint_versions");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, "
+                "expires_at timestamptz)");
+        // One transaction: every row has the same xmin.
+        db.exec("INSERT INTO leases SELECT 'l' || i, 'h:' || i || ':x', now(), now() + interval '60 s' "
+                "FROM generate_series(1, 500) i");
+        db.exec("CREATE INDEX leases_backwards ON leases (name DESC)");
+        db.exec("CREATE VIEW leases_view AS SELECT * FROM leases");
+        db.exec("CREATE TABLE leases_parted(name text, holder text, taken_at timestamptz, expires_at timestamptz) "
+                "PARTITION BY LIST (holder)");
+        db.exec("CREATE TABLE leases_parted_a PARTITION OF leases_parted FOR VALUES IN ('a')");
+        db.exec("CREATE MATERIALIZED VIEW leases_mat AS SELECT * FROM leases");
+
+        pg::Connection conn;
+        pg::ConnectOptions co;
+        co.dsn = db.dsn();
+        QVERIFY(!conn.connect(co).isError());
+        for (const auto& [table, versions] : {std::pair{"leases", true}, std::pair{"leases_view", false},
+                                              std::pair{"leases_parted", true}, std::pair{"leases_mat", true}}) {
+            LeaseTableConfig lc;
+            lc.table = QString::fromLatin1(table);
+            std::vector<pg::StatementResult> res;
+            QVERIFY(!conn.runPipeline(leaseTableCheck(lc), res, pg::Clock::now() + std::chrono::seconds(10)).isError());
+            QVERIFY2(!interpretLeaseTableCheck(lc, res), table);
+            QVERIFY2(leaseTableHasRowVersions(res) == versions, table);
+            QVERIFY(!conn.runPipeline({leaseSelect(conn, lc, versions)}, res,
+                                      pg::Clock::now() + std::chrono::seconds(10))
+                         .isError());
+            QCOMPARE(QByteArray(PQfname(res[0].result.get(), 0)), QByteArray(versions ? "xmin" : "name"));
+        }
+
+        // A view has no xmin: its rows are compared in full, and read right.
+        PollerConfig viewCfg = test::pollerConfig(db.dsn(), 100);
+        viewCfg.leases.table = QStringLiteral("leases_view");
+        Poller viewPoller(viewCfg);
+        Snapshot v = viewPoller.refreshOnce();
+        QVERIFY2(v.ok && !v.leasesError, v.leasesError ? qPrintable(v.leasesError->toDisplayString()) : "");
+        QCOMPARE(v.leases.size(), size_t(500));
+
+        Poller p(test::pollerConfig(db.dsn(), 100));
+        Snapshot s = p.refreshOnce();
+        QVERIFY(s.ok);
+        QCOMPARE(s.leases.size(), size_t(500));
+        // The heap rewritten backwards: same xmin everywhere, every row in another place.
+        db.exec("CLUSTER leases USING leases_backwards");
+        s = p.refreshOnce();
+        QVERIFY(s.leaseDelta && s.leaseDelta->baseSeq != 0);
+        QVERIFY(s.leaseDelta->changed.empty() && s.leaseDelta->moves.empty());
+        Poller fresh(test::pollerConfig(db.dsn(), 100));
+        QVERIFY(byName(s.leases) == byName(fresh.refreshOnce().leases));
+
+        // A new version with the same values is no change; a new expiry is, once.
+        db.exec("UPDATE leases SET holder = holder WHERE name = 'l10'");
+        s = p.refreshOnce();
+        QVERIFY(s.leaseDelta->changed.empty());
+        db.exec("UPDATE leases SET expires_at = expires_at + interval '5 s' WHERE name IN ('l10', 'l300')");
+        db.exec("UPDATE leases SET expires_at = expires_at + interval '5 s' WHERE name = 'l11'");
+        s = p.refreshOnce();
+        QCOMPARE(int(s.leaseDelta->changed.size()), 3);
+        s = p.refreshOnce();
+        QVERIFY(s.leaseDelta->changed.empty());
+        v = viewPoller.refreshOnce();
+        QCOMPARE(int(v.leaseDelta->changed.size()), 3);
+        Poller fresh2(test::pollerConfig(db.dsn(), 100));
+        const auto now = byName(fresh2.refreshOnce().leases);
+        QVERIFY(byName(s.leases) == now);
+        QVERIFY(byName(v.leases) == now);
     }
 };
 

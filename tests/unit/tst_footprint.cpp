@@ -40,10 +40,10 @@ private Q_SLOTS:
 
     void snapshotRowsAreSharedUntilWritten()
     {
-        CowVector<LeaseRow> a;
+        LeaseRows a;
         for (int i = 0; i < 2000; ++i)
             a.push_back({QString::number(i), QStringLiteral("h:1:x"), double(i), double(i + 30)});
-        const CowVector<LeaseRow> b = a; // what a queued signal does with a snapshot
+        const LeaseRows b = a; // what a queued signal does with a snapshot
         a[1500].expiresAt = 99.0;
         QCOMPARE(*b[1500].expiresAt, 1530.0); // the copy never sees the change
         QCOMPARE(*a[1500].expiresAt, 99.0);
