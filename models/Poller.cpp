@@ -2,9 +2,11 @@
 
 #include <QSet>
 #include <QTimer>
+#include <QtEndian>
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -51,6 +53,8 @@ std::optional<double> optDouble(const PGresult* r, int row, int col)
 {
     if (PQgetisnull(r, row, col))
         return std::nullopt;
+    if (PQfformat(r, col) == 1 && PQgetlength(r, row, col) == 8) // binary float8: big-endian IEEE 754
+        return std::bit_cast<double>(qFromBigEndian<quint64>(PQgetvalue(r, row, col)));
     return std::strtod(PQgetvalue(r, row, col), nullptr);
 }
 

@@ -123,6 +123,9 @@ pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cf
             "), date_part('epoch', " + expires + ") FROM " + table;
     if (cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone)
         s.params.push_back(cfg.zone.toUtf8());
+    // Binary: text arrives as it would (in the client encoding), the epochs as 8-byte float8 — the
+    // server skips float8out, a fifth of this statement's time at 100 000 rows.
+    s.binaryResults = true;
     return s;
 }
 

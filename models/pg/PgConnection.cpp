@@ -328,7 +328,7 @@ PgError Connection::runPipeline(const std::vector<Statement>& stmts, std::vector
         for (const auto& p : s.params)
             values.push_back(p ? p->constData() : nullptr);
         if (!PQsendQueryParams(c, s.sql.constData(), int(values.size()), nullptr, values.data(), nullptr,
-                               nullptr, 0))
+                               nullptr, s.binaryResults ? 1 : 0))
             return lost();
     }
     if (!PQpipelineSync(c))

@@ -70,6 +70,8 @@ struct Statement
 {
     QByteArray sql;
     std::vector<std::optional<QByteArray>> params; // text-format, bound ($1…); nullopt is SQL NULL
+    // Results in binary format: no float8out/timestamptz_out on the server for a large result.
+    bool binaryResults = false;
 };
 
 struct StatementResult

@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 
 using namespace lw;
@@ -296,6 +297,15 @@ private Q_SLOTS:
         const auto now = byName(fresh2.refreshOnce().leases);
         QVERIFY(byName(s.leases) == now);
         QVERIFY(byName(v.leases) == now);
+
+        // The epochs arrive as binary float8: the same values as the server's text, NULL and infinity.
+        db.exec("INSERT INTO leases VALUES ('odd', NULL, NULL, 'infinity')");
+        const auto rows = byName(p.refreshOnce().leases);
+        QCOMPARE(*rows.at(QStringLiteral("l300")).expiresAt,
+                 db.value("SELECT date_part('epoch', expires_at) FROM leases WHERE name = 'l300'").toDouble());
+        QCOMPARE(rows.at(QStringLiteral("l300")).holder, std::optional<QString>(QStringLiteral("h:300:x")));
+        const LeaseRow& odd = rows.at(QStringLiteral("odd"));
+        QVERIFY(!odd.holder && !odd.takenAt && odd.expiresAt && std::isinf(*odd.expiresAt));
     }
 };
 
