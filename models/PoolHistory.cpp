@@ -77,17 +77,11 @@ std::optional<ClusterSample> PoolHistory::lastCluster() const
     return cluster_.fine().back();
 }
 
-void PoolHistory::addGroups(GroupBy by, const Snapshot& s, const QHash<int, HeldLocks>& held)
+void PoolHistory::addGroups(GroupBy by, double t, const std::vector<PoolGroup>& groups)
 {
-    AnalysisConfig cfg = cfg_;
-    cfg.groupBy = by;
-    const double t = s.serverNow;
     auto& tracks = tracks_[size_t(by)];
     auto& index = index_[size_t(by)];
-    // The analysis grouped the sessions already, the same way when its configuration is ours.
-    const bool analysed = s.analysis && s.analysis->config == cfg;
-    const std::vector<PoolGroup> computed = analysed ? std::vector<PoolGroup>() : groupSessions(s, cfg, held);
-    for (const PoolGroup& g : analysed ? s.analysis->groups : computed) {
+    for (const PoolGroup& g : groups) {
         GroupTrack* tr = index.value(g.key, nullptr);
         if (!tr) {
             tracks.push_back(std::make_unique<GroupTrack>(fineCapacity_, coarseCapacity_));
@@ -149,8 +143,20 @@ void PoolHistory::add(const Snapshot& s)
     haveSamples_ = true;
     lastTime_ = t;
     const QHash<int, HeldLocks> held = s.analysis ? s.analysis->heldByPid : QHash<int, HeldLocks>();
-    for (GroupBy by : kGroupings)
-        addGroups(by, s, held);
+    // The analysis grouped the sessions one way already (when its configuration is ours); the
+    // others come from one pass over the sessions.
+    std::optional<std::array<std::vector<PoolGroup>, 4>> everyWay;
+    for (GroupBy by : kGroupings) {
+        AnalysisConfig cfg = cfg_;
+        cfg.groupBy = by;
+        if (s.analysis && s.analysis->config == cfg) {
+            addGroups(by, t, s.analysis->groups);
+        } else {
+            if (!everyWay)
+                everyWay = groupSessionsEveryWay(s, cfg_, held);
+            addGroups(by, t, (*everyWay)[size_t(by)]);
+        }
+    }
 
     ClusterSample c;
     c.t = t;

@@ -150,7 +150,7 @@ Q_SIGNALS:
     void groupByChanged();
 
 private:
-    void addGroups(GroupBy by, const Snapshot& s, const QHash<int, HeldLocks>& held);
+    void addGroups(GroupBy by, double t, const std::vector<PoolGroup>& groups);
 
     AnalysisConfig cfg_;
     GroupBy groupBy_ = GroupBy::ClientInstance;

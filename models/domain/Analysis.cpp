@@ -209,72 +209,47 @@ QString lockNamesText(const QStringList& names, int total)
     return text;
 }
 
-std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cfg,
-                                     const QHash<int, HeldLocks>& heldByPid)
+namespace {
+// One session counted into its group.
+void countSession(PoolGroup& g, const SessionRow& row, const QHash<int, HeldLocks>& heldByPid, double serverNow)
 {
-    const Thresholds& th = cfg.thresholds;
-    std::vector<PoolGroup> groups;
-    // Groups are found by the fields their key is made of: the key text is built once per group,
-    // not once per session (400 sessions, four groupings per refresh for the pool history).
-    QHash<std::pair<QString, QString>, int> groupIndex;
-    // (The same fields groupKey() reads, with its name for no application_name: equal identities
-    // exactly when equal keys.)
-    auto identity = [by = cfg.groupBy](const SessionRow& r) -> std::pair<QString, QString> {
-        const QString app =
-            r.applicationName.isEmpty() ? QStringLiteral("(no application_name)") : r.applicationName;
-        switch (by) {
-        case GroupBy::ClientInstance:
-            return {app, r.clientAddr};
-        case GroupBy::ApplicationName:
-            return {app, {}};
-        case GroupBy::User:
-            return {r.user, {}};
-        case GroupBy::Database:
-            return {r.database, {}};
-        }
-        return {};
-    };
-    std::pair<QString, QString> lastId; // sessions of one group tend to come in runs
-    int lastGi = -1;
-    for (const SessionRow& row : s.sessions) {
-        std::pair<QString, QString> id = identity(row);
-        int gi = lastGi >= 0 && id == lastId ? lastGi : groupIndex.value(id, -1);
-        if (gi < 0) {
-            gi = int(groups.size());
-            groupIndex.insert(id, gi);
-            const QString key = groupKey(row, cfg.groupBy);
-            PoolGroup g;
-            g.key = key;
-            g.applicationName = row.applicationName;
-            g.clientAddr = row.clientAddr;
-            if (cfg.poolSizes.contains(key))
-                g.poolSize = cfg.poolSizes.value(key);
-            else if (cfg.poolSizes.contains(row.applicationName))
-                g.poolSize = cfg.poolSizes.value(row.applicationName);
-            g.pinnedForS = 1e300;
-            groups.push_back(g);
-        }
-        lastGi = gi;
-        lastId = std::move(id);
-        PoolGroup& g = groups[size_t(gi)];
-        ++g.total;
-        const auto held = heldByPid.constFind(row.pid);
-        const bool holds = held != heldByPid.constEnd();
-        if (row.waitEventType == QLatin1String("Lock"))
-            ++g.waitingOnLock;
-        else if (row.state == QLatin1String("active"))
-            ++g.active;
-        else if (isIdle(row) && holds) {
-            ++g.idleHoldingAdvisory;
-            g.pinnedLockNames << held->names;
-            g.pinnedLocks += held->count;
-            if (row.stateChange)
-                g.pinnedForS = std::min(g.pinnedForS, s.serverNow - *row.stateChange);
-        } else if (row.state == QLatin1String("idle"))
-            ++g.idle;
-        else if (row.state.startsWith(QLatin1String("idle in transaction")))
-            ++g.idleInTransaction;
-    }
+    ++g.total;
+    const auto held = heldByPid.constFind(row.pid);
+    const bool holds = held != heldByPid.constEnd();
+    if (row.waitEventType == QLatin1String("Lock"))
+        ++g.waitingOnLock;
+    else if (row.state == QLatin1String("active"))
+        ++g.active;
+    else if (isIdle(row) && holds) {
+        ++g.idleHoldingAdvisory;
+        g.pinnedLockNames << held->names;
+        g.pinnedLocks += held->count;
+        if (row.stateChange)
+            g.pinnedForS = std::min(g.pinnedForS, serverNow - *row.stateChange);
+    } else if (row.state == QLatin1String("idle"))
+        ++g.idle;
+    else if (row.state.startsWith(QLatin1String("idle in transaction")))
+        ++g.idleInTransaction;
+}
+
+// A group as its first session opens it.
+PoolGroup openGroup(const SessionRow& row, GroupBy by, const AnalysisConfig& cfg)
+{
+    PoolGroup g;
+    g.key = groupKey(row, by);
+    g.applicationName = row.applicationName;
+    g.clientAddr = row.clientAddr;
+    if (cfg.poolSizes.contains(g.key))
+        g.poolSize = cfg.poolSizes.value(g.key);
+    else if (cfg.poolSizes.contains(row.applicationName))
+        g.poolSize = cfg.poolSizes.value(row.applicationName);
+    g.pinnedForS = 1e300;
+    return g;
+}
+
+// The groups once every session is counted: pinned or not, largest first.
+void finishGroups(std::vector<PoolGroup>& groups, const Thresholds& th)
+{
     for (PoolGroup& g : groups) {
         if (g.idleHoldingAdvisory == 0)
             g.pinnedForS = 0;
@@ -289,8 +264,128 @@ std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cf
     std::sort(groups.begin(), groups.end(), [](const PoolGroup& x, const PoolGroup& y) {
         return x.total != y.total ? x.total > y.total : x.key < y.key;
     });
+}
 
+// The fields a grouping's key is made of (groupKey()'s, with its name for no application_name):
+// equal identities exactly when equal keys.
+std::pair<QString, QString> groupIdentity(const SessionRow& r, GroupBy by)
+{
+    const QString app = r.applicationName.isEmpty() ? QStringLiteral("(no application_name)") : r.applicationName;
+    switch (by) {
+    case GroupBy::ClientInstance:
+        return {app, r.clientAddr};
+    case GroupBy::ApplicationName:
+        return {app, {}};
+    case GroupBy::User:
+        return {r.user, {}};
+    case GroupBy::Database:
+        return {r.database, {}};
+    }
+    return {};
+}
+
+// Sessions into groups by `identity` (found by their fields: the key text is built once per group,
+// not once per session); `open` makes a group from its first session, `add` counts one in.
+template <typename Item, typename Identity, typename Open, typename Add>
+std::vector<PoolGroup> collectGroups(const Item* items, size_t n, Identity identity, Open open, Add add)
+{
+    std::vector<PoolGroup> groups;
+    QHash<std::pair<QString, QString>, int> groupIndex;
+    std::pair<QString, QString> lastId; // sessions of one group tend to come in runs
+    int lastGi = -1;
+    for (size_t k = 0; k < n; ++k) {
+        std::pair<QString, QString> id = identity(items[k]);
+        int gi = lastGi >= 0 && id == lastId ? lastGi : groupIndex.value(id, -1);
+        if (gi < 0) {
+            gi = int(groups.size());
+            groupIndex.insert(id, gi);
+            groups.push_back(open(items[k]));
+        }
+        lastGi = gi;
+        lastId = std::move(id);
+        add(groups[size_t(gi)], items[k]);
+    }
     return groups;
+}
+} // namespace
+
+std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cfg,
+                                     const QHash<int, HeldLocks>& heldByPid)
+{
+    std::vector<const SessionRow*> rows;
+    rows.reserve(s.sessions.size());
+    for (const SessionRow& r : s.sessions)
+        rows.push_back(&r);
+    std::vector<PoolGroup> groups = collectGroups(
+        rows.data(), rows.size(), [by = cfg.groupBy](const SessionRow* r) { return groupIdentity(*r, by); },
+        [&](const SessionRow* r) { return openGroup(*r, cfg.groupBy, cfg); },
+        [&](PoolGroup& g, const SessionRow* r) { countSession(g, *r, heldByPid, s.serverNow); });
+    finishGroups(groups, cfg.thresholds);
+    return groups;
+}
+
+std::array<std::vector<PoolGroup>, 4> groupSessionsEveryWay(const Snapshot& s, const AnalysisConfig& cfg,
+                                                            const QHash<int, HeldLocks>& heldByPid)
+{
+    // One pass over the sessions into fine groups (application, address, user, database), in the
+    // order they first appear; each grouping then merges those (a handful, not 400 sessions).
+    struct Fine
+    {
+        const SessionRow* first;
+        QString user, database;
+        PoolGroup counts;
+    };
+    std::vector<Fine> fine;
+    {
+        QHash<std::pair<QString, QString>, std::vector<int>> byInstance; // few users/databases per instance
+        const SessionRow* lastRow = nullptr;
+        int lastFi = -1;
+        for (const SessionRow& r : s.sessions) {
+            int fi = -1;
+            if (lastRow && r.applicationName == lastRow->applicationName && r.clientAddr == lastRow->clientAddr &&
+                r.user == lastRow->user && r.database == lastRow->database) {
+                fi = lastFi;
+            } else {
+                std::vector<int>& candidates = byInstance[{r.applicationName, r.clientAddr}];
+                for (int c : candidates)
+                    if (fine[size_t(c)].user == r.user && fine[size_t(c)].database == r.database) {
+                        fi = c;
+                        break;
+                    }
+                if (fi < 0) {
+                    fi = int(fine.size());
+                    candidates.push_back(fi);
+                    Fine f{&r, r.user, r.database, {}};
+                    f.counts.pinnedForS = 1e300;
+                    fine.push_back(std::move(f));
+                }
+            }
+            lastRow = &r;
+            lastFi = fi;
+            countSession(fine[size_t(fi)].counts, r, heldByPid, s.serverNow);
+        }
+    }
+    std::array<std::vector<PoolGroup>, 4> out;
+    for (GroupBy by : {GroupBy::ClientInstance, GroupBy::ApplicationName, GroupBy::User, GroupBy::Database}) {
+        std::vector<PoolGroup> groups = collectGroups(
+            fine.data(), fine.size(), [by](const Fine& f) { return groupIdentity(*f.first, by); },
+            [&](const Fine& f) { return openGroup(*f.first, by, cfg); },
+            [](PoolGroup& g, const Fine& f) {
+                const PoolGroup& c = f.counts;
+                g.total += c.total;
+                g.active += c.active;
+                g.idle += c.idle;
+                g.idleInTransaction += c.idleInTransaction;
+                g.waitingOnLock += c.waitingOnLock;
+                g.idleHoldingAdvisory += c.idleHoldingAdvisory;
+                g.pinnedLockNames << c.pinnedLockNames;
+                g.pinnedLocks += c.pinnedLocks;
+                g.pinnedForS = std::min(g.pinnedForS, c.pinnedForS);
+            });
+        finishGroups(groups, cfg.thresholds);
+        out[size_t(by)] = std::move(groups);
+    }
+    return out;
 }
 
 KeyNames keyCollisions(const KeyNames& names)

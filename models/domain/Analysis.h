@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -183,6 +184,10 @@ QString lockNamesText(const QStringList& names, int total);
 // `pinned` and the pinned lock names follow cfg's thresholds and pool sizes.
 std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cfg,
                                      const QHash<int, HeldLocks>& heldByPid);
+// The same for the four groupings at once (indexed by GroupBy), the sessions read once; cfg.groupBy
+// is not used. What the pool history records on every refresh.
+std::array<std::vector<PoolGroup>, 4> groupSessionsEveryWay(const Snapshot& s, const AnalysisConfig& cfg,
+                                                            const QHash<int, HeldLocks>& heldByPid);
 
 // Deadlocks per minute from two samples of pg_stat_database.deadlocks; nullopt across a reset.
 std::optional<double> deadlockRate(qint64 before, qint64 after, double seconds);

@@ -229,6 +229,68 @@ private Q_SLOTS:
         QCOMPARE(a2.locks[w].finding(a2.serverNow, a2.config.thresholds),
                  QStringLiteral("waiting 8 s behind pid 101"));
     }
+
+    // The pool history's one pass over the sessions for all four groupings gives, for each, the
+    // groups groupSessions() gives: the same keys, counts, pins, names and pool sizes, in order.
+    void everyWayGroupsAreEachGrouping_data()
+    {
+        QTest::addColumn<int>("layout");
+        QTest::newRow("runs of one instance") << 0;
+        QTest::newRow("interleaved instances, users, databases") << 1;
+        QTest::newRow("no application_name, local and remote") << 2;
+        QTest::newRow("pinned pools by key and by application") << 3;
+    }
+    void everyWayGroupsAreEachGrouping()
+    {
+        QFETCH(int, layout);
+        Snapshot s;
+        s.ok = true;
+        s.serverNow = kNow;
+        QHash<int, HeldLocks> held;
+        const QStringList apps = {QStringLiteral("billing"), QStringLiteral("ledger"), QString()};
+        const QStringList states = {QStringLiteral("idle"), QStringLiteral("active"),
+                                    QStringLiteral("idle in transaction"), QStringLiteral("idle")};
+        for (int i = 0; i < 60; ++i) {
+            const int k = layout == 0 ? i / 20 : i * 7 % 5;
+            SessionRow r = test::sessionRow(1000 + i, apps[k % (layout == 2 ? 3 : 2)], states[size_t(i % 4)],
+                                            kNow - 30 - i);
+            r.clientAddr = layout == 2 && i % 3 == 0 ? QString() : QStringLiteral("10.0.0.%1").arg(k % 3);
+            r.user = QStringLiteral("u%1").arg(layout == 0 ? 0 : i % 3);
+            r.database = QStringLiteral("db%1").arg(layout == 0 ? 0 : i % 2);
+            if (i % 9 == 4)
+                r.waitEventType = QStringLiteral("Lock");
+            if (i % 4 != 1 && (layout == 3 || i % 6 == 0))
+                held.insert(r.pid, HeldLocks{{QStringLiteral("job-%1").arg(i), QStringLiteral("a-%1").arg(i)}, 2 + i});
+            s.sessions.push_back(r);
+        }
+        AnalysisConfig cfg;
+        cfg.poolSizes.insert(QStringLiteral("billing on 10.0.0.1"), 6);
+        cfg.poolSizes.insert(QStringLiteral("ledger"), 10);
+        cfg.poolSizes.insert(QStringLiteral("u1"), 20);
+        const auto every = groupSessionsEveryWay(s, cfg, held);
+        bool pinnedSeen = false;
+        for (GroupBy by : {GroupBy::ClientInstance, GroupBy::ApplicationName, GroupBy::User, GroupBy::Database}) {
+            cfg.groupBy = by;
+            const std::vector<PoolGroup> one = groupSessions(s, cfg, held);
+            const std::vector<PoolGroup>& merged = every[size_t(by)];
+            QCOMPARE(merged.size(), one.size());
+            for (size_t g = 0; g < one.size(); ++g) {
+                const PoolGroup &a = merged[g], &b = one[g];
+                QCOMPARE(a.key, b.key);
+                QCOMPARE(a.applicationName, b.applicationName);
+                QCOMPARE(a.clientAddr, b.clientAddr);
+                QCOMPARE(a.poolSize, b.poolSize);
+                QCOMPARE(std::tuple(a.total, a.active, a.idle, a.idleInTransaction, a.waitingOnLock, a.idleHoldingAdvisory),
+                         std::tuple(b.total, b.active, b.idle, b.idleInTransaction, b.waitingOnLock, b.idleHoldingAdvisory));
+                QCOMPARE(a.pinnedLockNames, b.pinnedLockNames);
+                QCOMPARE(a.pinnedLocks, b.pinnedLocks);
+                QCOMPARE(a.pinnedForS, b.pinnedForS);
+                QCOMPARE(a.pinned, b.pinned);
+                pinnedSeen = pinnedSeen || a.pinned;
+            }
+        }
+        QCOMPARE(pinnedSeen, layout == 3);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAnalysis)
