@@ -259,15 +259,15 @@ int leaseNameColumn(const PGresult* r)
     return n == 4 ? 0 : -1;
 }
 
-// Appends row i's record (each column: length, or -1 for NULL, then the bytes); returns the length
-// of the first column's part. One resize per row and plain copies: this runs for every row of
-// every refresh.
+// Appends row i's record of columns [firstColumn, columns) (each: length, or -1 for NULL, then the
+// bytes); returns the length of the first part. One resize per row and plain copies: this runs for
+// every row of every refresh.
 constexpr int kMaxRecordColumns = 16;
-size_t appendRecord(const PGresult* r, int i, std::vector<char>& out, int columns = 4)
+size_t appendRecord(const PGresult* r, int i, std::vector<char>& out, int columns = 4, int firstColumn = 0)
 {
     qint32 lens[kMaxRecordColumns];
     size_t total = 0;
-    for (int col = 0; col < columns; ++col) {
+    for (int col = firstColumn; col < columns; ++col) {
         lens[col] = PQgetlength(r, i, col);
         if (lens[col] == 0 && PQgetisnull(r, i, col)) // NULL and '' both have length 0
             lens[col] = -1;
@@ -276,7 +276,7 @@ size_t appendRecord(const PGresult* r, int i, std::vector<char>& out, int column
     const size_t at = out.size();
     out.resize(at + total);
     char* p = out.data() + at;
-    for (int col = 0; col < columns; ++col) {
+    for (int col = firstColumn; col < columns; ++col) {
         std::memcpy(p, &lens[col], sizeof(qint32));
         p += sizeof(qint32);
         if (lens[col] > 0) {
@@ -284,7 +284,7 @@ size_t appendRecord(const PGresult* r, int i, std::vector<char>& out, int column
             p += lens[col];
         }
     }
-    return sizeof(qint32) + size_t(std::max(lens[0], 0));
+    return sizeof(qint32) + size_t(std::max(lens[firstColumn], 0));
 }
 // Whether row i's cells [firstColumn, columns) are exactly the record at `rec` (appendRecord's
 // format), read in place: no copy of the row. Returns the end of the record, or null.
@@ -677,8 +677,8 @@ void Poller::decodeLocks(const PGresult* r, Snapshot& s)
         const char* const end = at + lastLockBytes_.size();
         bool same = true;
         for (int i = 0; i < n && same; ++i)
-            if (PQgetvalue(r, i, 0)[0] == 't') {
-                at = at < end ? matchRecord(r, i, at, cols) : nullptr;
+            if (PQgetvalue(r, i, 0)[0] == 't') { // advisory: the rest of the row is compared
+                at = at < end ? matchRecord(r, i, at, cols, 1) : nullptr;
                 same = at != nullptr;
             }
         if (same && at == end) {
@@ -690,7 +690,7 @@ void Poller::decodeLocks(const PGresult* r, Snapshot& s)
     bytes.reserve(lastLockBytes_.size());
     for (int i = 0; i < n; ++i)
         if (PQgetvalue(r, i, 0)[0] == 't')
-            appendRecord(r, i, bytes, cols);
+            appendRecord(r, i, bytes, cols, 1);
     lastLockBytes_ = std::move(bytes);
     Interned database, mode;
     for (int i = 0; i < n; ++i) {

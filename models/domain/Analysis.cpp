@@ -284,21 +284,52 @@ std::pair<QString, QString> groupIdentity(const SessionRow& r, GroupBy by)
     return {};
 }
 
+// Index of a few keys: a linear search while there are few (most refreshes have a handful of
+// groups, and a hash table costs its allocation every refresh), a hash table beyond.
+template <typename Key> class SmallIndex
+{
+public:
+    int find(const Key& k) const
+    {
+        if (keys_.size() > kLinear)
+            return hash_.value(k, -1);
+        for (size_t i = 0; i < keys_.size(); ++i)
+            if (keys_[i] == k)
+                return int(i);
+        return -1;
+    }
+    int insert(Key k) // the next index
+    {
+        const int at = int(keys_.size());
+        if (keys_.size() == kLinear)
+            for (size_t i = 0; i < keys_.size(); ++i)
+                hash_.insert(keys_[i], int(i));
+        if (keys_.size() >= kLinear)
+            hash_.insert(k, at);
+        keys_.push_back(std::move(k));
+        return at;
+    }
+
+private:
+    static constexpr size_t kLinear = 16;
+    std::vector<Key> keys_;
+    QHash<Key, int> hash_;
+};
+
 // Sessions into groups by `identity` (found by their fields: the key text is built once per group,
 // not once per session); `open` makes a group from its first session, `add` counts one in.
 template <typename Item, typename Identity, typename Open, typename Add>
 std::vector<PoolGroup> collectGroups(const Item* items, size_t n, Identity identity, Open open, Add add)
 {
     std::vector<PoolGroup> groups;
-    QHash<std::pair<QString, QString>, int> groupIndex;
+    SmallIndex<std::pair<QString, QString>> groupIndex;
     std::pair<QString, QString> lastId; // sessions of one group tend to come in runs
     int lastGi = -1;
     for (size_t k = 0; k < n; ++k) {
         std::pair<QString, QString> id = identity(items[k]);
-        int gi = lastGi >= 0 && id == lastId ? lastGi : groupIndex.value(id, -1);
+        int gi = lastGi >= 0 && id == lastId ? lastGi : groupIndex.find(id);
         if (gi < 0) {
-            gi = int(groups.size());
-            groupIndex.insert(id, gi);
+            gi = groupIndex.insert(id);
             groups.push_back(open(items[k]));
         }
         lastGi = gi;
@@ -332,12 +363,12 @@ std::array<std::vector<PoolGroup>, 4> groupSessionsEveryWay(const Snapshot& s, c
     struct Fine
     {
         const SessionRow* first;
-        QString user, database;
         PoolGroup counts;
     };
     std::vector<Fine> fine;
     {
-        QHash<std::pair<QString, QString>, std::vector<int>> byInstance; // few users/databases per instance
+        using FineId = std::pair<std::pair<QString, QString>, std::pair<QString, QString>>;
+        SmallIndex<FineId> index;
         const SessionRow* lastRow = nullptr;
         int lastFi = -1;
         for (const SessionRow& r : s.sessions) {
@@ -346,16 +377,11 @@ std::array<std::vector<PoolGroup>, 4> groupSessionsEveryWay(const Snapshot& s, c
                 r.user == lastRow->user && r.database == lastRow->database) {
                 fi = lastFi;
             } else {
-                std::vector<int>& candidates = byInstance[{r.applicationName, r.clientAddr}];
-                for (int c : candidates)
-                    if (fine[size_t(c)].user == r.user && fine[size_t(c)].database == r.database) {
-                        fi = c;
-                        break;
-                    }
+                FineId id{{r.applicationName, r.clientAddr}, {r.user, r.database}};
+                fi = index.find(id);
                 if (fi < 0) {
-                    fi = int(fine.size());
-                    candidates.push_back(fi);
-                    Fine f{&r, r.user, r.database, {}};
+                    fi = index.insert(std::move(id));
+                    Fine f{&r, {}};
                     f.counts.pinnedForS = 1e300;
                     fine.push_back(std::move(f));
                 }
