@@ -15,6 +15,10 @@ inline PollerConfig fastConfig(const QString& dsn)
     PollerConfig c;
     c.connect.dsn = dsn;
     c.intervalMs = 200;
+    // No footprint stretching: these tests watch transitions at the configured cadence, and on a
+    // loaded machine the server's own time per refresh (the budget's input) grows with CPU waits;
+    // stretched to a second or more, a refresh could miss a lease's two-second overdue window.
+    c.serverTimeBudget = 0.0;
     c.analysis.thresholds.idleHoldingS = 1;
     c.analysis.thresholds.pinnedMinS = 1;
     c.analysis.thresholds.advisoryWaitS = 1;
