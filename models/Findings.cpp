@@ -36,8 +36,8 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
 {
     std::vector<Finding> out;
     const double now = leases.serverNowEstimate();
-    for (int i = 0; i < leases.rowCount(); ++i) {
-        // The model's compact per-row state first: the full entry is read only for a finding.
+    for (int i : leases.rowsStaleOrSkewed(now)) {
+        // The full entry is read only for a finding.
         const bool stale = leases.stateAt(i, now) == LeaseState::Stale;
         const bool skew = leases.clockSkewAt(i);
         if (!stale && !skew)

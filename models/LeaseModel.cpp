@@ -123,6 +123,15 @@ std::array<int, kLeaseStateCount> LeaseModel::stateCounts() const
     return counts;
 }
 
+std::vector<int> LeaseModel::rowsStaleOrSkewed(double now) const
+{
+    std::vector<int> out;
+    for (size_t i = 0; i < staleFrom_.size(); ++i)
+        if (now >= staleFrom_[i] || (writerClockCheck_ && brief_[i].takenAt > serverNow_ + 1.0))
+            out.push_back(int(i));
+    return out;
+}
+
 bool LeaseModel::clockSkewAt(int row) const
 {
     // One second of slack: the writer's statement and our refresh are not the same instant.
@@ -413,6 +422,7 @@ void LeaseModel::applySnapshot(const Snapshot& s)
         beginRemoveRows({}, firstRow, last);
         rows_.erase(rows_.begin() + firstRow, rows_.begin() + last + 1);
         brief_.erase(brief_.begin() + firstRow, brief_.begin() + last + 1);
+        staleFrom_.erase(staleFrom_.begin() + firstRow, staleFrom_.begin() + last + 1);
         endRemoveRows();
     }
     if (!toRemove.empty()) {
@@ -442,6 +452,7 @@ void LeaseModel::applySnapshot(const Snapshot& s)
         for (Entry& e : u.added) {
             index_.insert(e.key, int(rows_.size()));
             brief_.push_back(briefOf(e));
+            staleFrom_.push_back(staleFrom(brief_.back()));
             rows_.push_back(std::move(e));
         }
         endInsertRows();

@@ -59,6 +59,9 @@ public:
     LeaseState stateAt(int row, double now) const;
     std::array<int, kLeaseStateCount> stateCounts() const;
     bool clockSkewAt(int row) const; // writer's taken-at lies in the server's future
+    // The rows stale at `now` or with the writer's clock ahead (clockSkewAt), in row order: what the
+    // lease findings are about. One double a row is read, not each row's timeline.
+    std::vector<int> rowsStaleOrSkewed(double now) const;
     int rowOfKey(const QString& key) const { return index_.value(key, -1); }
 
     // SortRole's order, typed: no QVariant (nor a display string) per comparison. Sorting 100 000
@@ -105,8 +108,17 @@ private:
         double takenAt = -std::numeric_limits<double>::infinity();
     };
     Brief briefOf(const Entry& e) const;
-    void retime(int row) { brief_[size_t(row)] = briefOf(rows_[size_t(row)]); }
+    void retime(int row)
+    {
+        brief_[size_t(row)] = briefOf(rows_[size_t(row)]);
+        staleFrom_[size_t(row)] = staleFrom(brief_[size_t(row)]);
+    }
+    static double staleFrom(const Brief& b)
+    {
+        return b.when.timed ? b.when.expiresAt : std::numeric_limits<double>::infinity();
+    }
     std::vector<Brief> brief_;
+    std::vector<double> staleFrom_; // per row: brief_'s Stale instant (+inf: never), read on its own
     std::vector<int> snapRow_; // model row of each row of the last snapshot's leases
     quint64 deltaSource_ = 0, lastSeq_ = 0, lastGen_ = 0;
     int releasedCount_ = 0;

@@ -308,6 +308,14 @@ private Q_SLOTS:
             }
             const auto counts = m->stateCounts();
             QCOMPARE(std::accumulate(counts.begin(), counts.end(), 0), m->rowCount());
+            // The lease findings' rows: kept beside the timelines, the same as a pass over them.
+            for (double now : {m->serverNowEstimate(), m->serverNowEstimate() + 29, m->serverNowEstimate() + 400}) {
+                std::vector<int> want;
+                for (int r = 0; r < m->rowCount(); ++r)
+                    if (m->stateAt(r, now) == LeaseState::Stale || m->clockSkewAt(r))
+                        want.push_back(r);
+                QCOMPARE(m->rowsStaleOrSkewed(now), want);
+            }
         };
         auto delta = [](Snapshot s, quint64 seq, quint64 base, size_t baseSize, std::vector<int> changed,
                         size_t appendedFrom, std::vector<std::pair<int, int>> moves = {}) {
