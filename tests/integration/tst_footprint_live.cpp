@@ -261,6 +261,7 @@ private Q_SLOTS:
                                       pg::Clock::now() + std::chrono::seconds(10))
                          .isError());
             QCOMPARE(QByteArray(PQfname(res[0].result.get(), 0)), QByteArray(versions ? "xmin" : "name"));
+            QCOMPARE(PQfformat(res[0].result.get(), versions ? 4 : 3), 1); // binary: no float8out on the server
         }
 
         // A view has no xmin: its rows are compared in full, and read right.
