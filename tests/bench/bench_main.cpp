@@ -33,6 +33,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -134,6 +135,31 @@ QString statementKind(const QString& q)
     if (q.contains(QLatin1String("leases")))
         return QStringLiteral("leases");
     return {};
+}
+
+// The bytes the server sent for these results, message by message (the extended protocol's
+// ParseComplete, BindComplete, RowDescription, DataRows, CommandComplete): libpq does not count what
+// it reads, and PQresultMemorySize (Snapshot::bytesReceived) is its allocation, not the wire.
+qint64 wireBytes(const std::vector<pg::StatementResult>& results)
+{
+    qint64 bytes = 6; // ReadyForQuery after the pipeline's Sync
+    for (const auto& r : results) {
+        const PGresult* g = r.result.get();
+        if (!g)
+            continue;
+        const int rows = PQntuples(g), cols = PQnfields(g);
+        bytes += 5 + 5; // ParseComplete, BindComplete
+        bytes += 7;     // RowDescription: type, length, field count
+        for (int c = 0; c < cols; ++c)
+            bytes += qint64(std::strlen(PQfname(g, c))) + 1 + 18;
+        for (int row = 0; row < rows; ++row) {
+            bytes += 7; // DataRow: type, length, column count
+            for (int c = 0; c < cols; ++c)
+                bytes += 4 + (PQgetisnull(g, row, c) ? 0 : PQgetlength(g, row, c));
+        }
+        bytes += 5 + qint64(std::strlen(PQcmdStatus(const_cast<PGresult*>(g)))) + 1; // CommandComplete
+    }
+    return bytes;
 }
 
 pg::ConnectOptions helperOptions(const QByteArray& conninfo, const char* appName)
@@ -338,7 +364,6 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
         }
         sink = sink + measureClient(*models, s, cfg.analysis, smp);
         smp.roundTrips = s.roundTrips;
-        smp.bytes = double(s.bytesReceived);
         smp.waitMs = s.clientWaitMs;
         smp.prepMs = std::max(0.0, smp.wallMs - s.clientWaitMs - s.decodeMs - smp.analyzeMs);
         smp.endToEndMs =
@@ -367,6 +392,9 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
             smp.rawMs = msSince(tr);
             sink = sink + acc;
         }
+        // The same statements' results a moment later: their size on the wire stands for the
+        // refresh's (the console's own results are consumed inside the poller).
+        smp.bytes = double(wireBytes(res));
 
         for (const StatementStat& st : w.readStatements()) {
             const QString kind = statementKind(st.query);
