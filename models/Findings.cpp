@@ -39,9 +39,7 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
     for (int i : leases.rowsStaleOrSkewed(now)) {
         // The full entry is read only for a finding.
         const bool stale = leases.stateAt(i, now) == LeaseState::Stale;
-        const bool skew = leases.clockSkewAt(i);
-        if (!stale && !skew)
-            continue;
+        const bool skew = leases.clockSkewAt(i); // one of them, or it would not be listed
         const auto& e = leases.entry(i);
         const LeaseRow& r = e.track.row;
         if (stale) {

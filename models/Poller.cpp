@@ -227,13 +227,13 @@ struct Poller::LeaseCache
     std::vector<quint32> seen;     // by slot: epoch of the last read that saw it
     quint32 epoch = 0;
     quint64 source = 0;
-    int nameCol = 0; // 1 when the rows start with their xmin (leaseSelect's rowVersion)
+    int nameCol = 0; // 1 when the rows start with their binary xmin (leaseSelect's rowVersion)
 
     const char* record(int slot) const { return arena.data() + recOff[size_t(slot)]; }
     void appendSlotRecord(const PGresult* r, int i);
 
-    // With a binary xmin: each slot's xmin and (up to 18 bytes of) name, 24 bytes a slot, in their
-    // own array. An unchanged row is told from these alone: the arena (90 bytes a row) stays out of
+    // With an xmin (nameCol 1): each slot's xmin and (up to 18 bytes of) name, 24 bytes a slot, in
+    // their own array. An unchanged row is told from these alone: the arena (90 bytes a row) stays out of
     // the cache, which is what the comparison of 100 000 rows mostly waited for.
     struct FastKey
     {
@@ -242,8 +242,7 @@ struct Poller::LeaseCache
         char name[18];
     };
     static constexpr quint16 kLongName = 0xffff;
-    bool fastKeys = false;
-    std::vector<FastKey> fast; // by slot
+    std::vector<FastKey> fast; // by slot, when nameCol is 1
     void setFastKey(int slot, const PGresult* r, int i);
     bool sameVersion(int slot, const PGresult* r, int i) const;
     void compact();
@@ -264,13 +263,13 @@ LeaseRow leaseRowAt(const PGresult* r, int i, int nameCol)
     return row;
 }
 
-// Where a lease result's name column is: 1 when it starts with the rows' xmin, 0 without; -1 for a
-// shape the cache does not know.
+// Where a lease result's name column is: 1 when it starts with the rows' xmin (binary, 4 bytes:
+// leaseSelect() asks for binary results), 0 without; -1 for a shape the cache does not know.
 int leaseNameColumn(const PGresult* r)
 {
     const int n = PQnfields(r);
     if (n == 5 && std::strcmp(PQfname(r, 0), "xmin") == 0)
-        return 1;
+        return PQfformat(r, 0) == 1 && PQfsize(r, 0) == 4 ? 1 : -1;
     return n == 4 ? 0 : -1;
 }
 
@@ -361,7 +360,7 @@ void Poller::LeaseCache::appendSlotRecord(const PGresult* r, int i)
     appendRecord(r, i, arena, nameCol + 4);
     recOff.push_back(quint32(at));
     recLen.push_back(quint32(arena.size() - at));
-    if (fastKeys)
+    if (nameCol == 1)
         setFastKey(int(recOff.size()) - 1, r, i);
 }
 
@@ -778,10 +777,9 @@ void Poller::decodeLeasesFully(const PGresult* r, Snapshot& s)
     leaseCache_.reset();
     auto c = std::make_unique<LeaseCache>();
     c->source = ++g_leaseSources;
+    bool cacheable = leaseNameColumn(r) >= 0;
     const int nameCol = std::max(leaseNameColumn(r), 0);
     c->nameCol = nameCol;
-    c->fastKeys = nameCol == 1 && PQfformat(r, 0) == 1 && PQfsize(r, 0) == 4; // a binary xid
-    bool cacheable = leaseNameColumn(r) >= 0;
     c->prevOrder.resize(size_t(n));
     c->prevPos.resize(size_t(n));
     c->keys.reserve(size_t(n));
@@ -825,8 +823,7 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         decodeLeasesFully(r, s);
         lastLeaseSeq_ = s.seq;
     };
-    if (!c || leaseNameColumn(r) != c->nameCol ||
-        c->fastKeys != (c->nameCol == 1 && PQfformat(r, 0) == 1 && PQfsize(r, 0) == 4)) {
+    if (!c || leaseNameColumn(r) != c->nameCol) {
         full();
         return;
     }
@@ -849,12 +846,11 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
             ++j; // met earlier, out of order
         int slot = -1;
         // The whole row as last time. Unchanged rows keep their place in the heap, so the previous
-        // result's next row is usually this one: one comparison, of the xmin and the name when the
-        // rows have their xmin (the same name and xmin are the same row version), else of every
-        // cell. The hash is consulted only where the order differs.
-        // (Three libpq calls with a binary xmin, its fast key against the row's.)
-        bool same = j < prevN && (c->fastKeys ? c->sameVersion(c->prevOrder[size_t(j)], r, i)
-                                              : sameAsRecord(r, i, c->record(c->prevOrder[size_t(j)]), nameCol ? 2 : 4));
+        // result's next row is usually this one: one comparison, of the xmin and the name (its fast
+        // key: the same name and xmin are the same row version) when the rows have their xmin, else
+        // of every cell. The hash is consulted only where the order differs.
+        const bool same = j < prevN && (nameCol == 1 ? c->sameVersion(c->prevOrder[size_t(j)], r, i)
+                                                     : sameAsRecord(r, i, c->record(c->prevOrder[size_t(j)]), 4));
         if (same) {
             slot = c->prevOrder[size_t(j)];
             ++j;
@@ -904,7 +900,7 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
                 c->recLen[size_t(slot)] = quint32(c->scratch.size());
                 c->arena.insert(c->arena.end(), c->scratch.begin(), c->scratch.end());
             }
-            if (c->fastKeys)
+            if (nameCol == 1)
                 c->setFastKey(slot, r, i);
         }
         if (changed) {
@@ -931,7 +927,7 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
             c->slotOf.insert(c->keys[size_t(h)], h);
             c->seen[size_t(h)] = c->seen[size_t(last)];
             c->recOff[size_t(h)] = c->recOff[size_t(last)];
-            if (c->fastKeys)
+            if (nameCol == 1)
                 c->fast[size_t(h)] = c->fast[size_t(last)];
             c->recLen[size_t(h)] = c->recLen[size_t(last)];
             pos[size_t(h)] = pos[size_t(last)];
@@ -943,7 +939,7 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         c->seen.pop_back();
         c->recOff.pop_back();
         c->recLen.pop_back();
-        if (c->fastKeys)
+        if (nameCol == 1)
             c->fast.pop_back();
         pos.pop_back();
         dirty.pop_back();

@@ -318,23 +318,23 @@ private:
 
 // Sessions into groups by `identity` (found by their fields: the key text is built once per group,
 // not once per session); `open` makes a group from its first session, `add` counts one in.
-template <typename Item, typename Identity, typename Open, typename Add>
-std::vector<PoolGroup> collectGroups(const Item* items, size_t n, Identity identity, Open open, Add add)
+template <typename Items, typename Identity, typename Open, typename Add>
+std::vector<PoolGroup> collectGroups(const Items& items, Identity identity, Open open, Add add)
 {
     std::vector<PoolGroup> groups;
     SmallIndex<std::pair<QString, QString>> groupIndex;
     std::pair<QString, QString> lastId; // sessions of one group tend to come in runs
     int lastGi = -1;
-    for (size_t k = 0; k < n; ++k) {
-        std::pair<QString, QString> id = identity(items[k]);
+    for (const auto& item : items) {
+        std::pair<QString, QString> id = identity(item);
         int gi = lastGi >= 0 && id == lastId ? lastGi : groupIndex.find(id);
         if (gi < 0) {
             gi = groupIndex.insert(id);
-            groups.push_back(open(items[k]));
+            groups.push_back(open(item));
         }
         lastGi = gi;
         lastId = std::move(id);
-        add(groups[size_t(gi)], items[k]);
+        add(groups[size_t(gi)], item);
     }
     return groups;
 }
@@ -343,14 +343,10 @@ std::vector<PoolGroup> collectGroups(const Item* items, size_t n, Identity ident
 std::vector<PoolGroup> groupSessions(const Snapshot& s, const AnalysisConfig& cfg,
                                      const QHash<int, HeldLocks>& heldByPid)
 {
-    std::vector<const SessionRow*> rows;
-    rows.reserve(s.sessions.size());
-    for (const SessionRow& r : s.sessions)
-        rows.push_back(&r);
     std::vector<PoolGroup> groups = collectGroups(
-        rows.data(), rows.size(), [by = cfg.groupBy](const SessionRow* r) { return groupIdentity(*r, by); },
-        [&](const SessionRow* r) { return openGroup(*r, cfg.groupBy, cfg); },
-        [&](PoolGroup& g, const SessionRow* r) { countSession(g, *r, heldByPid, s.serverNow); });
+        s.sessions, [by = cfg.groupBy](const SessionRow& r) { return groupIdentity(r, by); },
+        [&](const SessionRow& r) { return openGroup(r, cfg.groupBy, cfg); },
+        [&](PoolGroup& g, const SessionRow& r) { countSession(g, r, heldByPid, s.serverNow); });
     finishGroups(groups, cfg.thresholds);
     return groups;
 }
@@ -394,7 +390,7 @@ std::array<std::vector<PoolGroup>, 4> groupSessionsEveryWay(const Snapshot& s, c
     std::array<std::vector<PoolGroup>, 4> out;
     for (GroupBy by : {GroupBy::ClientInstance, GroupBy::ApplicationName, GroupBy::User, GroupBy::Database}) {
         std::vector<PoolGroup> groups = collectGroups(
-            fine.data(), fine.size(), [by](const Fine& f) { return groupIdentity(*f.first, by); },
+            fine, [by](const Fine& f) { return groupIdentity(*f.first, by); },
             [&](const Fine& f) { return openGroup(*f.first, by, cfg); },
             [](PoolGroup& g, const Fine& f) {
                 const PoolGroup& c = f.counts;
