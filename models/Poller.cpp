@@ -216,11 +216,12 @@ struct Poller::LeaseCache
     size_t deadBytes = 0;
     // Scratch of the next read, kept with their capacity: megabytes allocated afresh per refresh
     // cost page faults that dwarf the comparison itself.
-    std::vector<int> spareOrder, sparePos;
+    std::vector<int> spareOrder, pos;
     std::vector<char> dirty;
     std::vector<char> scratch;     // one changed row's record
     std::vector<int> prevOrder;    // slot of each previous row
-    std::vector<int> prevPos;      // previous row of each slot
+    std::vector<int> prevPos;      // previous row of each slot, made from prevOrder when needed
+    bool prevPosValid = false;
     QHash<QByteArray, int> slotOf; // name bytes → slot
     std::vector<QByteArray> keys;  // by slot: name bytes
     LeaseRows rows;             // by slot: Snapshot::leases
@@ -244,19 +245,26 @@ struct Poller::LeaseCache
     static constexpr quint16 kLongName = 0xffff;
     std::vector<FastKey> fast; // by slot, when nameCol is 1
     void setFastKey(int slot, const PGresult* r, int i);
-    bool sameVersion(int slot, const PGresult* r, int i) const;
+    inline bool sameVersion(int slot, const PGresult* r, int i) const;
     void compact();
 };
 
 namespace {
 std::atomic<quint64> g_leaseSources{0};
 
-// The row's lease; its name is at column `nameCol` (1 after an xmin).
-LeaseRow leaseRowAt(const PGresult* r, int i, int nameCol)
+// The row's lease; its name is at column `nameCol` (1 after an xmin). `was`, the same lease's
+// previous row (a renewal, usually), lends its name and, when `sameHolder`, its holder: strings
+// already decoded.
+LeaseRow leaseRowAt(const PGresult* r, int i, int nameCol, const LeaseRow* was = nullptr, bool sameHolder = false)
 {
     LeaseRow row;
-    row.name = PQgetisnull(r, i, nameCol) ? QString() : toString(r, i, nameCol);
-    if (!PQgetisnull(r, i, nameCol + 1))
+    if (was)
+        row.name = was->name;
+    else
+        row.name = PQgetisnull(r, i, nameCol) ? QString() : toString(r, i, nameCol);
+    if (was && sameHolder)
+        row.holder = was->holder;
+    else if (!PQgetisnull(r, i, nameCol + 1))
         row.holder = toString(r, i, nameCol + 1);
     row.takenAt = optDouble(r, i, nameCol + 2);
     row.expiresAt = optDouble(r, i, nameCol + 3);
@@ -304,10 +312,26 @@ size_t appendRecord(const PGresult* r, int i, std::vector<char>& out, int column
 // format), read in place: no copy of the row. Returns the end of the record, or null.
 // Equal bytes. Most cells are short (pids, modes, epochs, an xmin): compared inline, where a call
 // to memcmp per cell cost more than the libpq calls that fetch the cell.
+// Two overlapping words cover any length from one word to two: no loop, no call.
+template <typename Word> bool sameWords(const char* a, const char* b, size_t n)
+{
+    Word a0, a1, b0, b1;
+    std::memcpy(&a0, a, sizeof a0);
+    std::memcpy(&b0, b, sizeof b0);
+    std::memcpy(&a1, a + n - sizeof a1, sizeof a1);
+    std::memcpy(&b1, b + n - sizeof b1, sizeof b1);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
+// Short cells (names, xmins, timestamps) compared a word at a time.
 inline bool sameBytes(const char* a, const char* b, size_t n)
 {
     if (n > 16)
         return std::memcmp(a, b, n) == 0;
+    if (n >= 8)
+        return sameWords<quint64>(a, b, n);
+    if (n >= 4)
+        return sameWords<quint32>(a, b, n);
     for (size_t k = 0; k < n; ++k)
         if (a[k] != b[k])
             return false;
@@ -376,7 +400,7 @@ void Poller::LeaseCache::setFastKey(int slot, const PGresult* r, int i)
         std::memcpy(k.name, PQgetvalue(r, i, 1), size_t(len));
 }
 
-bool Poller::LeaseCache::sameVersion(int slot, const PGresult* r, int i) const
+[[gnu::always_inline]] inline bool Poller::LeaseCache::sameVersion(int slot, const PGresult* r, int i) const
 {
     const FastKey& k = fast[size_t(slot)];
     if (!sameBytes(k.xmin, PQgetvalue(r, i, 0), sizeof k.xmin))
@@ -781,7 +805,6 @@ void Poller::decodeLeasesFully(const PGresult* r, Snapshot& s)
     const int nameCol = std::max(leaseNameColumn(r), 0);
     c->nameCol = nameCol;
     c->prevOrder.resize(size_t(n));
-    c->prevPos.resize(size_t(n));
     c->keys.reserve(size_t(n));
     c->slotOf.reserve(n);
     c->recOff.reserve(size_t(n));
@@ -801,7 +824,6 @@ void Poller::decodeLeasesFully(const PGresult* r, Snapshot& s)
             c->appendSlotRecord(r, i);
         }
         c->prevOrder[size_t(i)] = i;
-        c->prevPos[size_t(i)] = i;
         namesToHash_ << row.name;
         c->rows.push_back(std::move(row));
     }
@@ -834,10 +856,19 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
     const quint32 epoch = ++c->epoch;
     std::vector<int> order = std::move(c->spareOrder);
     order.assign(size_t(n), -1);
-    std::vector<int> pos = std::move(c->sparePos);
-    pos.assign(baseSize, -1);
     std::vector<char>& dirty = c->dirty;
     dirty.assign(baseSize, 0);
+    size_t matched = 0, changedCount = 0; // slots met again; of them, changed
+    // Each slot's previous row, only where the order differs (the loop below keeps none).
+    auto prevPosOf = [c, prevN, baseSize](int slot) {
+        if (!c->prevPosValid) {
+            c->prevPos.assign(baseSize, -1);
+            for (int k = 0; k < prevN; ++k)
+                c->prevPos[size_t(c->prevOrder[size_t(k)])] = k;
+            c->prevPosValid = true;
+        }
+        return c->prevPos[size_t(slot)];
+    };
     std::vector<int> fresh; // rows of r with a name not seen before
     QHash<QByteArray, int> freshNames;
     int j = 0;
@@ -856,7 +887,7 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
             ++j;
             c->seen[size_t(slot)] = epoch;
             order[size_t(i)] = slot;
-            pos[size_t(slot)] = i;
+            ++matched;
             continue;
         }
         const int nameLen = PQgetlength(r, i, nameCol);
@@ -872,7 +903,7 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
             slot = *it;
             if (c->seen[size_t(slot)] == epoch)
                 return full(); // a repeated name
-            if (const int p = c->prevPos[size_t(slot)]; p >= j)
+            if (const int p = prevPosOf(slot); p >= j)
                 j = p + 1;
         }
         if (slot < 0) {
@@ -885,10 +916,12 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         }
         c->seen[size_t(slot)] = epoch;
         order[size_t(i)] = slot;
-        pos[size_t(slot)] = i;
+        ++matched;
         // The same name, another version (or, without xmin, other bytes): the lease changed unless
         // only its xmin did (an UPDATE that wrote the same values); the record takes the new xmin.
-        const bool changed = !sameAsRecord(r, i, skipParts(c->record(slot), nameCol + 1), cols, nameCol + 1);
+        const char* afterHolder = matchRecord(r, i, skipParts(c->record(slot), nameCol + 1), nameCol + 2, nameCol + 1);
+        const bool sameHolder = afterHolder != nullptr;
+        const bool changed = !sameHolder || !sameAsRecord(r, i, afterHolder, cols, nameCol + 2);
         if (changed || nameCol > 0) {
             c->scratch.clear();
             appendRecord(r, i, c->scratch, cols);
@@ -904,8 +937,12 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
                 c->setFastKey(slot, r, i);
         }
         if (changed) {
-            c->rows[size_t(slot)] = leaseRowAt(r, i, nameCol); // copies only the chunk it lands in, if shared
+            // Usually a renewal: the name (the slot was found by it) and mostly the holder are
+            // strings already decoded; only the times are read.
+            LeaseRow row = leaseRowAt(r, i, nameCol, &std::as_const(c->rows)[size_t(slot)], sameHolder);
+            c->rows[size_t(slot)] = std::move(row); // copies only the chunk it lands in, if shared
             dirty[size_t(slot)] = 1;
+            ++changedCount;
         }
     }
 
@@ -915,7 +952,14 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
     d->baseSize = baseSize;
     // Rows gone: the last slot moves into the hole (highest hole first, so the last slot is never
     // itself gone).
-    for (int h = int(baseSize) - 1; h >= 0; --h) {
+    std::vector<int>& pos = c->pos; // each slot's row, for the moves
+    if (matched < baseSize) {
+        pos.assign(baseSize, -1);
+        for (int i = 0; i < n; ++i)
+            if (order[size_t(i)] >= 0)
+                pos[size_t(order[size_t(i)])] = i;
+    }
+    for (int h = matched < baseSize ? int(baseSize) - 1 : -1; h >= 0; --h) {
         if (c->seen[size_t(h)] == epoch)
             continue;
         const int last = int(c->rows.size()) - 1;
@@ -945,9 +989,11 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         dirty.pop_back();
         d->moves.emplace_back(h, last);
     }
-    for (size_t k = 0; k < dirty.size(); ++k)
-        if (dirty[k])
-            d->changed.push_back(int(k));
+    for (auto it = dirty.begin(); changedCount > 0; ++it) {
+        it = std::find(it, dirty.end(), char(1));
+        d->changed.push_back(int(it - dirty.begin()));
+        --changedCount;
+    }
     d->appendedFrom = c->rows.size();
     for (int i : fresh) {
         const int slot = int(c->rows.size());
@@ -959,16 +1005,14 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         c->keys.push_back(key);
         c->seen.push_back(epoch);
         c->appendSlotRecord(r, i);
-        pos.push_back(i);
         order[size_t(i)] = slot;
         namesToHash_ << c->rows[size_t(slot)].name;
     }
     if (c->deadBytes > c->arena.size() / 2)
         c->compact();
     std::swap(c->prevOrder, order);
-    std::swap(c->prevPos, pos);
+    c->prevPosValid = false;
     c->spareOrder = std::move(order);
-    c->sparePos = std::move(pos);
     s.leases = c->rows;
     s.leaseDelta = std::move(d);
     lastLeaseSeq_ = s.seq;

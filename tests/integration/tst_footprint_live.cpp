@@ -311,6 +311,55 @@ private Q_SLOTS:
         const LeaseRow& odd = rows.at(QStringLiteral("odd"));
         QVERIFY(!odd.holder && !odd.takenAt && odd.expiresAt && std::isinf(*odd.expiresAt));
     }
+
+    // Rows written by one transaction share their xmin: only the name tells them apart, and it is
+    // compared a word at a time. Two such rows side by side, with names of every length from 1 to
+    // 20 bytes that differ at one byte anywhere; the first of each pair deleted, the second must
+    // not be taken for it. Then a renewal by a new holder, and one by the same holder.
+    void rowsOfOneTransactionAreToldApartByName()
+    {
+        test::TestDatabase db("footprint_names");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, "
+                "expires_at timestamptz)");
+        db.exec("INSERT INTO leases SELECT v.name, 'h:' || v.name, now(), now() + interval '60 s' "
+                "FROM (SELECT len, p, row_number() OVER (ORDER BY len, p) AS k "
+                "      FROM generate_series(1, 20) len, generate_series(1, len) p) t, "
+                "LATERAL (VALUES (overlay(repeat('n', t.len::int) placing 'a' from t.p::int for 1), 0), "
+                "                (overlay(repeat('n', t.len::int) placing 'b' from t.p::int for 1), 1)) v(name, second) "
+                "ORDER BY t.k, v.second");
+        const int pairs = db.value("SELECT count(*) / 2 FROM leases").toInt();
+        QCOMPARE(pairs, 210);
+        QCOMPARE(db.value("SELECT count(DISTINCT xmin::text) FROM leases").toInt(), 1);
+
+        Poller p(test::pollerConfig(db.dsn(), 100));
+        Snapshot s = p.refreshOnce();
+        QVERIFY(s.ok && !s.leasesError);
+        QCOMPARE(int(s.leases.size()), 2 * pairs);
+        db.exec("DELETE FROM leases WHERE name LIKE '%a%'");
+        s = p.refreshOnce();
+        QCOMPARE(int(s.leases.size()), pairs);
+        QVERIFY(s.leaseDelta && s.leaseDelta->changed.empty());
+        QCOMPARE(int(s.leaseDelta->moves.size()), pairs);
+        const auto seen = byName(s.leases);
+        for (const auto& [name, row] : seen) {
+            QVERIFY2(!name.contains(QLatin1Char('a')), qPrintable(name));
+            QCOMPARE(row.holder, std::optional<QString>(QStringLiteral("h:") + name));
+        }
+        Poller fresh(test::pollerConfig(db.dsn(), 100));
+        QVERIFY(seen == byName(fresh.refreshOnce().leases));
+
+        // A take by another holder, and a renewal by the same one: the new holder, the new expiry.
+        db.exec("UPDATE leases SET holder = 'other:1:ff', expires_at = expires_at + interval '1 s' "
+                "WHERE name = 'nnnnnnnnbnn'");
+        db.exec("UPDATE leases SET expires_at = expires_at + interval '2 s' WHERE name = 'b'");
+        s = p.refreshOnce();
+        QCOMPARE(int(s.leaseDelta->changed.size()), 2);
+        Poller fresh2(test::pollerConfig(db.dsn(), 100));
+        const auto now = byName(fresh2.refreshOnce().leases);
+        QVERIFY(byName(s.leases) == now);
+        QCOMPARE(now.at(QStringLiteral("nnnnnnnnbnn")).holder, std::optional<QString>(QStringLiteral("other:1:ff")));
+        QCOMPARE(now.at(QStringLiteral("b")).holder, std::optional<QString>(QStringLiteral("h:b")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFootprintLive)
