@@ -142,21 +142,20 @@ void PoolHistory::add(const Snapshot& s)
         startedAt_ = t;
     haveSamples_ = true;
     lastTime_ = t;
-    const QHash<int, HeldLocks> held = s.analysis ? s.analysis->heldByPid : QHash<int, HeldLocks>();
-    // The analysis grouped the sessions one way already (when its configuration is ours); the
-    // others come from one pass over the sessions.
-    std::optional<std::array<std::vector<PoolGroup>, 4>> everyWay;
-    for (GroupBy by : kGroupings) {
-        AnalysisConfig cfg = cfg_;
-        cfg.groupBy = by;
-        if (s.analysis && s.analysis->config == cfg) {
-            addGroups(by, t, s.analysis->groups);
-        } else {
-            if (!everyWay)
-                everyWay = groupSessionsEveryWay(s, cfg_, held);
-            addGroups(by, t, (*everyWay)[size_t(by)]);
-        }
+    // The analysis grouped the sessions every way already (when its configuration, the grouping
+    // aside, is ours); otherwise one pass over the sessions does.
+    bool reuse = false;
+    if (s.analysis) {
+        AnalysisConfig mine = cfg_;
+        mine.groupBy = s.analysis->config.groupBy; // it has every grouping, whichever its findings use
+        reuse = s.analysis->config == mine;
     }
+    std::array<std::vector<PoolGroup>, 4> own;
+    if (!reuse)
+        own = groupSessionsEveryWay(s, cfg_, s.analysis ? s.analysis->heldByPid : QHash<int, HeldLocks>());
+    const auto& everyWay = reuse ? s.analysis->groupsBy : own;
+    for (GroupBy by : kGroupings)
+        addGroups(by, t, everyWay[size_t(by)]);
 
     ClusterSample c;
     c.t = t;

@@ -210,6 +210,15 @@ QString lockNamesText(const QStringList& names, int total)
 }
 
 namespace {
+// A group's lock names: the first kLockNamesShown in name order. A pool of 100 pinned sessions
+// lists 8 names and "and 792 more", not 800 names; the list stays short while it is built.
+void keepFirstNames(QStringList& names)
+{
+    names.sort();
+    if (names.size() > kLockNamesShown)
+        names.resize(kLockNamesShown);
+}
+
 // One session counted into its group.
 void countSession(PoolGroup& g, const SessionRow& row, const QHash<int, HeldLocks>& heldByPid, double serverNow)
 {
@@ -223,6 +232,8 @@ void countSession(PoolGroup& g, const SessionRow& row, const QHash<int, HeldLock
     else if (isIdle(row) && holds) {
         ++g.idleHoldingAdvisory;
         g.pinnedLockNames << held->names;
+        if (g.pinnedLockNames.size() > 2 * kLockNamesShown)
+            keepFirstNames(g.pinnedLockNames);
         g.pinnedLocks += held->count;
         if (row.stateChange)
             g.pinnedForS = std::min(g.pinnedForS, serverNow - *row.stateChange);
@@ -247,13 +258,15 @@ PoolGroup openGroup(const SessionRow& row, GroupBy by, const AnalysisConfig& cfg
     return g;
 }
 
-// The groups once every session is counted: pinned or not, largest first.
-void finishGroups(std::vector<PoolGroup>& groups, const Thresholds& th)
+// The groups once every session is counted: pinned or not, largest first. Their lock names are
+// put in order here unless `namesSorted` (merged from lists in order).
+void finishGroups(std::vector<PoolGroup>& groups, const Thresholds& th, bool namesSorted = false)
 {
     for (PoolGroup& g : groups) {
         if (g.idleHoldingAdvisory == 0)
             g.pinnedForS = 0;
-        g.pinnedLockNames.sort();
+        if (!namesSorted)
+            keepFirstNames(g.pinnedLockNames);
         // Pinned: every connection idle-holding (and more than one, or a configured pool of that size),
         // or the configured share of the pool size reached.
         const bool everyConnection = g.idleHoldingAdvisory == g.total && (g.total >= 2 || g.poolSize);
@@ -387,6 +400,10 @@ std::array<std::vector<PoolGroup>, 4> groupSessionsEveryWay(const Snapshot& s, c
             countSession(fine[size_t(fi)].counts, r, heldByPid, s.serverNow);
         }
     }
+    // Each fine group's names sorted once; the groupings merge sorted lists (sorting every
+    // grouping's lists again cost more than the rest of the grouping).
+    for (Fine& f : fine)
+        keepFirstNames(f.counts.pinnedLockNames);
     std::array<std::vector<PoolGroup>, 4> out;
     for (GroupBy by : {GroupBy::ClientInstance, GroupBy::ApplicationName, GroupBy::User, GroupBy::Database}) {
         std::vector<PoolGroup> groups = collectGroups(
@@ -400,11 +417,20 @@ std::array<std::vector<PoolGroup>, 4> groupSessionsEveryWay(const Snapshot& s, c
                 g.idleInTransaction += c.idleInTransaction;
                 g.waitingOnLock += c.waitingOnLock;
                 g.idleHoldingAdvisory += c.idleHoldingAdvisory;
-                g.pinnedLockNames << c.pinnedLockNames;
+                if (g.pinnedLockNames.isEmpty()) {
+                    g.pinnedLockNames = c.pinnedLockNames; // shared, not copied
+                } else if (!c.pinnedLockNames.isEmpty()) {
+                    const qsizetype mid = g.pinnedLockNames.size();
+                    g.pinnedLockNames << c.pinnedLockNames;
+                    std::inplace_merge(g.pinnedLockNames.begin(), g.pinnedLockNames.begin() + mid,
+                                       g.pinnedLockNames.end());
+                    if (g.pinnedLockNames.size() > kLockNamesShown)
+                        g.pinnedLockNames.resize(kLockNamesShown);
+                }
                 g.pinnedLocks += c.pinnedLocks;
                 g.pinnedForS = std::min(g.pinnedForS, c.pinnedForS);
             });
-        finishGroups(groups, cfg.thresholds);
+        finishGroups(groups, cfg.thresholds, /*namesSorted=*/true);
         out[size_t(by)] = std::move(groups);
     }
     return out;
@@ -598,8 +624,10 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
         a.findings.push_back(f);
     }
 
-    // Pools: every session grouped into a client instance.
-    a.groups = groupSessions(s, cfg, heldByPid);
+    // Pools: the sessions grouped every way in one pass (the pool history keeps all four); the
+    // findings are about the configured grouping.
+    a.groupsBy = groupSessionsEveryWay(s, cfg, heldByPid);
+    a.groups = a.groupsBy[size_t(cfg.groupBy)];
     // No noise: a pinned pool is one finding, not one more per pinned session.
     QSet<QString> pinnedGroups;
     for (const PoolGroup& g : a.groups)

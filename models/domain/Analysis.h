@@ -49,8 +49,9 @@ struct PoolGroup
     int idleHoldingAdvisory =
         0; // the pinned ones (idle or idle in transaction, holding a granted advisory lock)
     std::optional<int> poolSize; // configured in the profile
-    QStringList pinnedLockNames; // resolved names (or keys) of the locks pinning connections, sorted:
-                                 // the first kLockNamesShown of each pinned session
+    QStringList pinnedLockNames; // resolved names (or keys) of locks pinning connections: the first
+                                 // kLockNamesShown in name order of those its sessions list
+                                 // (HeldLocks::names); pinnedLocks counts them all
     int pinnedLocks = 0;         // how many locks pin them (pinnedLockNames may show fewer)
     double pinnedForS = 0;       // the shortest idle time among pinned connections
     bool pinned = false;
@@ -154,7 +155,8 @@ struct Analysis
     std::vector<int> holderPids;  // the keys of heldByPid, in pg_locks order
     double serverNow = 0;         // the clock the findings were computed at
     AnalysisConfig config;        // what it was computed with
-    std::vector<PoolGroup> groups;
+    std::vector<PoolGroup> groups;               // grouped by config.groupBy
+    std::array<std::vector<PoolGroup>, 4> groupsBy; // every grouping, by GroupBy (the pool history's)
     BlockingForest blocking;
     std::vector<Finding> findings; // locks, pools, waits, cluster limits (leases are added by the caller)
     QHash<qint64, QStringList> collisions; // key → names, among all known candidates

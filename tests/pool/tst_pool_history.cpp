@@ -112,6 +112,65 @@ private Q_SLOTS:
         QCOMPARE(h.cluster().fine().size(), 2);
     }
 
+    // The analysis groups the sessions every way; the history takes its groups when it was made
+    // with the history's configuration (whichever grouping its findings use), and groups the
+    // sessions itself otherwise. Either way every grouping's history is the same.
+    void analysisGroupingsServeEveryGrouping()
+    {
+        AnalysisConfig cfg;
+        cfg.poolSizes.insert(QStringLiteral("billing-api"), 4);
+        cfg.thresholds.pinnedMinS = 0;
+        std::vector<SessionRow> rows = {
+            session(1, "billing-api", "idle", "10.0.0.7"),   session(2, "billing-api", "idle", "10.0.0.7"),
+            session(3, "billing-api", "active", "10.0.0.8"), session(4, "billing-api", "idle", "10.0.0.8"),
+            session(5, "reports", "active"),                  session(6, "reports", "idle", "10.0.0.9"),
+        };
+        rows[5].user = QStringLiteral("reporter");
+        PoolHistory reused, own;
+        reused.setAnalysisConfig(cfg);
+        own.setAnalysisConfig(cfg);
+        for (GroupBy analysisBy : {GroupBy::User, GroupBy::ClientInstance, GroupBy::Database}) {
+            for (int step = 0; step < 2; ++step) {
+                const double t = 100 + 10 * int(analysisBy) + step;
+                Snapshot s = snapshot(t, rows, {1, 2, 4});
+                AnalysisConfig acfg = cfg;
+                acfg.groupBy = analysisBy;
+                s.analysis = std::make_shared<const Analysis>(analyze(s, acfg));
+                QCOMPARE(s.analysis->groups.size(), s.analysis->groupsBy[size_t(analysisBy)].size());
+                reused.add(s);
+                // Another configuration (a threshold the groups do not use): the history groups
+                // the sessions itself, with the analysis' lock holders.
+                acfg.thresholds.idleHoldingS += 1;
+                s.analysis = std::make_shared<const Analysis>(analyze(s, acfg));
+                own.add(s);
+                rows[size_t(step)].state = QStringLiteral("active");
+            }
+        }
+        for (GroupBy by : {GroupBy::ClientInstance, GroupBy::ApplicationName, GroupBy::User, GroupBy::Database}) {
+            reused.setGroupBy(by);
+            own.setGroupBy(by);
+            QCOMPARE(reused.groupKeys(), own.groupKeys());
+            QVERIFY(!own.groupKeys().empty());
+            for (const QString& key : own.groupKeys()) {
+                const PoolHistory::GroupTrack *a = reused.group(key), *b = own.group(key);
+                QVERIFY(a && b);
+                QCOMPARE(a->series.fine().size(), b->series.fine().size());
+                for (int i = 0; i < b->series.fine().size(); ++i) {
+                    const GroupSample &x = a->series.fine()[i], &y = b->series.fine()[i];
+                    QCOMPARE(std::tuple(x.t, x.active, x.idle, x.idleInTransaction, x.waitingOnLock, x.idleHoldingAdvisory),
+                             std::tuple(y.t, y.active, y.idle, y.idleInTransaction, y.waitingOnLock, y.idleHoldingAdvisory));
+                }
+                QCOMPARE(a->current.pinnedLockNames, b->current.pinnedLockNames);
+                QCOMPARE(a->current.poolSize, b->current.poolSize);
+                QCOMPARE(a->current.pinned, b->current.pinned);
+            }
+        }
+        reused.setGroupBy(GroupBy::User);
+        QVERIFY(reused.group(QStringLiteral("reporter")));
+        reused.setGroupBy(GroupBy::ClientInstance);
+        QCOMPARE(reused.group(QStringLiteral("billing-api on 10.0.0.8"))->current.poolSize.value_or(0), 4);
+    }
+
     // Deadlocks per minute from the counter's growth; a drop or a new stats_reset is a reset.
     void deadlocksPerMinuteAcrossResets()
     {

@@ -231,6 +231,43 @@ private Q_SLOTS:
                  QStringLiteral("waiting 8 s behind pid 101"));
     }
 
+    // A pinned pool of many sessions names its first locks in name order, whichever session holds
+    // them, and counts the rest: in its group, in every grouping and in its finding.
+    void pinnedPoolNamesItsFirstLocks()
+    {
+        Snapshot s = refresh(0);
+        s.sessions.clear();
+        // Five sessions of one pool, three named locks each, names interleaved across sessions.
+        KeyNames names;
+        for (int pid = 0; pid < 5; ++pid) {
+            s.sessions.push_back(idleSession(201 + pid, QStringLiteral("batch"), 60));
+            for (int k = 0; k < 3; ++k) {
+                const int key = 1000 + 10 * pid + k;
+                s.advisoryLocks.push_back(test::advisoryLock(201 + pid, key));
+                names[key] << QStringLiteral("job-%1%2").arg(QChar(u'e' - k)).arg(4 - pid);
+            }
+        }
+        s.keyNames = std::make_shared<const KeyNames>(names);
+        AnalysisConfig cfg;
+        cfg.poolSizes.insert(QStringLiteral("batch"), 5);
+        const Analysis a = analyze(s, cfg);
+        QStringList first;
+        for (const char* n : {"c0", "c1", "c2", "c3", "c4", "d0", "d1", "d2"})
+            first << QStringLiteral("hashtext('job-%1')").arg(QLatin1String(n));
+        for (const auto& groups : a.groupsBy) {
+            QCOMPARE(int(groups.size()), 1);
+            QCOMPARE(groups.front().pinnedLockNames, first);
+            QCOMPARE(groups.front().pinnedLocks, 15);
+            QVERIFY(groups.front().pinned);
+        }
+        QCOMPARE(a.groups.front().pinnedLockNames, first);
+        QCOMPARE(groupSessions(s, cfg, a.heldByPid).front().pinnedLockNames, first);
+        const Finding* pinned = findingOf(a, FindingKind::PoolPinned);
+        QVERIFY(pinned);
+        QVERIFY2(pinned->title.contains(first.join(QStringLiteral(", ")) + QStringLiteral(" and 7 more")),
+                 qPrintable(pinned->title));
+    }
+
     // The pool history's one pass over the sessions for all four groupings gives, for each, the
     // groups groupSessions() gives: the same keys, counts, pins, names and pool sizes, in order.
     void everyWayGroupsAreEachGrouping_data()
