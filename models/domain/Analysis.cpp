@@ -250,9 +250,12 @@ PoolGroup openGroup(const SessionRow& row, GroupBy by, const AnalysisConfig& cfg
     g.key = groupKey(row, by);
     g.applicationName = row.applicationName;
     g.clientAddr = row.clientAddr;
+    // An application's pool size fits groups of that application; a user's or a database's
+    // group holds sessions of any application, and has a size only when configured by its key.
+    const bool ofOneApplication = by == GroupBy::ClientInstance || by == GroupBy::ApplicationName;
     if (cfg.poolSizes.contains(g.key))
         g.poolSize = cfg.poolSizes.value(g.key);
-    else if (cfg.poolSizes.contains(row.applicationName))
+    else if (ofOneApplication && cfg.poolSizes.contains(row.applicationName))
         g.poolSize = cfg.poolSizes.value(row.applicationName);
     g.pinnedForS = 1e300;
     return g;

@@ -231,6 +231,50 @@ private Q_SLOTS:
                  QStringLiteral("waiting 8 s behind pid 101"));
     }
 
+    // A pool size configured for an application is the size of that application's groups, not of
+    // the user's or the database's group that its sessions happen to open; those take a size
+    // configured by their own key only.
+    void poolSizeBelongsToItsApplication()
+    {
+        Snapshot s = refresh(0);
+        s.sessions.clear();
+        for (int i = 0; i < 6; ++i) {
+            SessionRow r = idleSession(301 + i, i < 4 ? QStringLiteral("billing-api") : QStringLiteral("reports"), 60);
+            r.user = QStringLiteral("postgres");
+            r.database = QStringLiteral("app");
+            r.clientAddr = QStringLiteral("10.0.0.7");
+            s.sessions.push_back(r);
+            s.advisoryLocks.push_back(test::advisoryLock(301 + i, 1 + i));
+        }
+        AnalysisConfig cfg;
+        cfg.poolSizes.insert(QStringLiteral("billing-api"), 4);
+        const Analysis a = analyze(s, cfg);
+        auto sizeOf = [&](GroupBy by, const QString& key) {
+            for (const PoolGroup& g : a.groupsBy[size_t(by)])
+                if (g.key == key)
+                    return g.poolSize.value_or(-1);
+            return -2;
+        };
+        QCOMPARE(sizeOf(GroupBy::ClientInstance, QStringLiteral("billing-api on 10.0.0.7")), 4);
+        QCOMPARE(sizeOf(GroupBy::ApplicationName, QStringLiteral("billing-api")), 4);
+        QCOMPARE(sizeOf(GroupBy::ApplicationName, QStringLiteral("reports")), -1);
+        QCOMPARE(sizeOf(GroupBy::User, QStringLiteral("postgres")), -1);
+        QCOMPARE(sizeOf(GroupBy::Database, QStringLiteral("app")), -1);
+        for (GroupBy by : {GroupBy::User, GroupBy::Database}) {
+            cfg.groupBy = by;
+            QCOMPARE(groupSessions(s, cfg, a.heldByPid).front().poolSize, std::optional<int>());
+        }
+        // Six idle sessions holding locks: every connection of the user's group is pinned, and its
+        // finding counts them against the six it has, not against billing-api's four.
+        cfg.groupBy = GroupBy::User;
+        const Analysis byUser = analyze(s, cfg);
+        const Finding* pinned = findingOf(byUser, FindingKind::PoolPinned);
+        QVERIFY(pinned);
+        QVERIFY2(pinned->title.startsWith(QStringLiteral("postgres: 6 of 6 pooled")), qPrintable(pinned->title));
+        cfg.poolSizes.insert(QStringLiteral("postgres"), 10);
+        QCOMPARE(analyze(s, cfg).groups.front().poolSize, std::optional<int>(10));
+    }
+
     // A pinned pool of many sessions names its first locks in name order, whichever session holds
     // them, and counts the rest: in its group, in every grouping and in its finding.
     void pinnedPoolNamesItsFirstLocks()
