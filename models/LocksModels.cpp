@@ -353,6 +353,8 @@ void BlockingTreeModel::applySnapshot(const Snapshot& s)
     if (!s.ok || !s.analysis)
         return;
     const BlockingForest& f = s.analysis->blocking;
+    if (f.roots.empty() && f.cycles.empty() && nodes_.empty())
+        return; // nobody waits, as last time (most refreshes): nothing to build or to tell
     QHash<int, const SessionRow*> byPid;
     for (const SessionRow& r : s.sessions)
         byPid.insert(r.pid, &r);

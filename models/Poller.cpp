@@ -482,8 +482,10 @@ bool Poller::ensureConnected(pg::PgError& err)
     haveLocks_ = false;
     lastLockBytes_.clear();
     lastSessions_.clear();
-    lastSessionBytes_.clear();
-    lastSessionOffsets_.assign(1, 0);
+    sessionArena_.clear();
+    sessionOff_.clear();
+    sessionLen_.clear();
+    sessionDead_ = 0;
     return true;
 }
 
@@ -642,55 +644,87 @@ Snapshot Poller::refreshOnce()
         // A backend's row is usually what it was last time (idle sessions, pg_stat_activity's slot
         // order): the same bytes at the same place keep the previous values, no decoding. With as
         // many rows as last time, the previous rows are shared and only the changed ones replaced.
-        std::vector<char>& bytes = spareSessionBytes_;
-        bytes.clear();
-        bytes.reserve(lastSessionBytes_.size());
-        std::vector<quint32>& offsets = spareSessionOffsets_;
-        offsets.assign(1, 0);
-        offsets.reserve(size_t(n) + 1);
-        const bool sameCount = size_t(n) == lastSessions_.size();
+        const size_t prevCount = lastSessions_.size();
+        const bool sameCount = size_t(n) == prevCount;
         if (sameCount)
             s.sessions = lastSessions_;
+        std::array<bool, kMaxRecordColumns> sameCell{};
         for (int i = 0; i < n; ++i) {
-            // Compared in place with last time's record, as the locks and the leases are.
-            if (size_t(i) < lastSessions_.size()) {
-                const char* prev = lastSessionBytes_.data() + lastSessionOffsets_[size_t(i)];
-                const char* prevEnd = lastSessionBytes_.data() + lastSessionOffsets_[size_t(i) + 1];
-                if (matchRecord(r, i, prev, cols) == prevEnd) {
-                    bytes.insert(bytes.end(), prev, prevEnd);
-                    offsets.push_back(quint32(bytes.size()));
+            const SessionRow* was = nullptr;
+            if (size_t(i) < prevCount) {
+                // Compared in place with last time's record, as the locks and the leases are.
+                const char* prev = sessionArena_.data() + sessionOff_[size_t(i)];
+                if (matchRecord(r, i, prev, cols) == prev + sessionLen_[size_t(i)]) {
                     if (!sameCount)
                         s.sessions.push_back(lastSessions_[size_t(i)]);
                     continue;
                 }
+                // Changed: usually the same backend with a new state, query or times. A cell with
+                // the same bytes as last time's keeps its value (strings already decoded).
+                was = &lastSessions_[size_t(i)];
+                for (int col = 0; col < cols; ++col) {
+                    sameCell[size_t(col)] = sameAsRecord(r, i, prev, col + 1, col);
+                    prev += firstPartSize(prev);
+                }
+                sessionDead_ += sessionLen_[size_t(i)];
             }
-            appendRecord(r, i, bytes, cols);
-            offsets.push_back(quint32(bytes.size()));
+            const size_t at = sessionArena_.size();
+            appendRecord(r, i, sessionArena_, cols);
+            if (size_t(i) < prevCount) {
+                sessionOff_[size_t(i)] = quint32(at);
+                sessionLen_[size_t(i)] = quint32(sessionArena_.size() - at);
+            } else {
+                sessionOff_.push_back(quint32(at));
+                sessionLen_.push_back(quint32(sessionArena_.size() - at));
+            }
+            auto same = [&](int col) { return was && sameCell[size_t(col)]; };
+            auto text = [&](int col, const QString SessionRow::*field) {
+                return same(col) ? was->*field : toString(r, i, col);
+            };
+            auto instant = [&](int col, const std::optional<double> SessionRow::*field) {
+                return same(col) ? was->*field : optDouble(r, i, col);
+            };
             SessionRow row;
             row.pid = int(toDouble(r, i, 0));
-            row.database = toString(r, i, 1);
-            row.user = toString(r, i, 2);
-            row.applicationName = toString(r, i, 3);
-            row.clientAddr = toString(r, i, 4);
-            row.clientPort = PQgetisnull(r, i, 5) ? -1 : int(toDouble(r, i, 5));
-            row.backendStart = optDouble(r, i, 6);
-            row.xactStart = optDouble(r, i, 7);
-            row.queryStart = optDouble(r, i, 8);
-            row.stateChange = optDouble(r, i, 9);
-            row.state = toString(r, i, 10);
-            row.waitEventType = toString(r, i, 11);
-            row.waitEvent = toString(r, i, 12);
-            row.query = toString(r, i, 13);
-            if (!PQgetisnull(r, i, 14))
+            row.database = text(1, &SessionRow::database);
+            row.user = text(2, &SessionRow::user);
+            row.applicationName = text(3, &SessionRow::applicationName);
+            row.clientAddr = text(4, &SessionRow::clientAddr);
+            row.clientPort = same(5) ? was->clientPort : PQgetisnull(r, i, 5) ? -1 : int(toDouble(r, i, 5));
+            row.backendStart = instant(6, &SessionRow::backendStart);
+            row.xactStart = instant(7, &SessionRow::xactStart);
+            row.queryStart = instant(8, &SessionRow::queryStart);
+            row.stateChange = instant(9, &SessionRow::stateChange);
+            row.state = text(10, &SessionRow::state);
+            row.waitEventType = text(11, &SessionRow::waitEventType);
+            row.waitEvent = text(12, &SessionRow::waitEvent);
+            row.query = text(13, &SessionRow::query);
+            if (same(14))
+                row.blockedBy = was->blockedBy;
+            else if (!PQgetisnull(r, i, 14))
                 row.blockedBy = parseIntArray(PQgetvalue(r, i, 14));
             if (sameCount)
                 s.sessions[size_t(i)] = std::move(row); // unshares its chunk of 16 rows only
             else
                 s.sessions.push_back(std::move(row));
         }
+        for (size_t i = size_t(n); i < prevCount; ++i)
+            sessionDead_ += sessionLen_[i];
+        sessionOff_.resize(size_t(n));
+        sessionLen_.resize(size_t(n));
+        if (sessionDead_ > sessionArena_.size() / 2) {
+            std::vector<char> packed;
+            packed.reserve(sessionArena_.size() - sessionDead_);
+            for (size_t i = 0; i < sessionOff_.size(); ++i) {
+                const size_t to = packed.size();
+                packed.insert(packed.end(), sessionArena_.data() + sessionOff_[i],
+                              sessionArena_.data() + sessionOff_[i] + sessionLen_[i]);
+                sessionOff_[i] = quint32(to);
+            }
+            sessionArena_ = std::move(packed);
+            sessionDead_ = 0;
+        }
         lastSessions_ = s.sessions;
-        std::swap(lastSessionBytes_, bytes);
-        std::swap(lastSessionOffsets_, offsets);
     }
     const PGresult* locks = locksIdx >= 0 ? res[size_t(locksIdx)].result.get() : nullptr;
     if (locks) {

@@ -137,12 +137,13 @@ private:
     // pg_locks read less often when it dominates (see locksEveryN())
     CowVector<AdvisoryLockRow> lastLocks_;
     std::vector<char> lastLockBytes_; // the advisory rows of the last pg_locks read, as records
-    // The last pg_stat_activity read: values, and each row's bytes as a record (offsets into them).
+    // The last pg_stat_activity read: values, and each row's bytes as a record in one arena (by row:
+    // offset and length). A changed row's record goes to the end; the arena is packed when half
+    // of it is dead. Unchanged rows are neither decoded nor copied.
     SessionRows lastSessions_;
-    std::vector<char> lastSessionBytes_;
-    std::vector<quint32> lastSessionOffsets_{0};
-    std::vector<char> spareSessionBytes_; // the next read's, kept with their capacity
-    std::vector<quint32> spareSessionOffsets_;
+    std::vector<char> sessionArena_;
+    std::vector<quint32> sessionOff_, sessionLen_;
+    size_t sessionDead_ = 0;
     int lastLockTableEntries_ = 0;
     int lastLockRows_ = 0;
     qint64 lastLocksReadMs_ = 0;

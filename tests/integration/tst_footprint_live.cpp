@@ -32,6 +32,23 @@ void startWithHolder(cluster::ThrowawayCluster& cluster, pg::Connection& holder,
     ho.statementTimeoutMs = 60000; // 30 000 locks in one statement
     QVERIFY(!holder.connect(ho).isError());
 }
+
+const SessionRow* sessionOf(const Snapshot& s, int pid)
+{
+    for (const SessionRow& row : s.sessions)
+        if (row.pid == pid)
+            return &row;
+    return nullptr;
+}
+
+// The pid of a connection's backend.
+int backendPid(pg::Connection& conn)
+{
+    pg::ResultPtr r;
+    if (conn.exec({"SELECT pg_backend_pid()", {}}, r, pg::Clock::now() + std::chrono::seconds(10)).isError())
+        return -1;
+    return QByteArray(PQgetvalue(r.get(), 0, 0)).toInt();
+}
 } // namespace
 
 class TestFootprintLive : public QObject
@@ -145,14 +162,9 @@ private Q_SLOTS:
             return;
         pg::ResultPtr r;
         const auto deadline = [] { return pg::Clock::now() + std::chrono::seconds(10); };
-        QVERIFY(!holder.exec({"SELECT pg_advisory_lock(4242), pg_backend_pid()", {}}, r, deadline()).isError());
-        const int holderPid = QByteArray(PQgetvalue(r.get(), 0, 1)).toInt();
-        auto sessionOf = [&](const Snapshot& s) -> const SessionRow* {
-            for (const SessionRow& row : s.sessions)
-                if (row.pid == holderPid)
-                    return &row;
-            return nullptr;
-        };
+        QVERIFY(!holder.exec({"SELECT pg_advisory_lock(4242)", {}}, r, deadline()).isError());
+        const int holderPid = backendPid(holder);
+        auto sessionOf = [&](const Snapshot& s) { return ::sessionOf(s, holderPid); };
 
         Poller p(test::pollerConfig(dsn, 100));
         const Snapshot s1 = p.refreshOnce();
@@ -179,6 +191,65 @@ private Q_SLOTS:
         QVERIFY(f.ok);
         QVERIFY(std::vector<AdvisoryLockRow>(f.advisoryLocks) == std::vector<AdvisoryLockRow>(s3.advisoryLocks));
         QVERIFY(sessionOf(f) && *sessionOf(f) == *sessionOf(s3));
+        holder.close();
+    }
+
+    // A changed pg_stat_activity row is decoded cell by cell: what changed is read, what did not
+    // keeps last time's values (the same strings); sessions that leave and arrive shift the rows.
+    void changedSessionsKeepTheirUnchangedCells()
+    {
+        cluster::ThrowawayCluster cluster(test::privateClusterOptions(QStringLiteral("cells")));
+        pg::Connection holder;
+        QString dsn;
+        startWithHolder(cluster, holder, dsn);
+        if (QTest::currentTestFailed())
+            return;
+        const auto deadline = [] { return pg::Clock::now() + std::chrono::seconds(10); };
+        pg::ResultPtr r;
+        const int pid = backendPid(holder);
+        Poller p(test::pollerConfig(dsn, 100));
+        const Snapshot s1 = p.refreshOnce();
+        QVERIFY(s1.ok && sessionOf(s1, pid));
+
+        QVERIFY(!holder.exec({"SET application_name = 'renamed-holder'", {}}, r, deadline()).isError());
+        const Snapshot s2 = p.refreshOnce();
+        const SessionRow *before = sessionOf(s1, pid), *after = sessionOf(s2, pid);
+        QVERIFY(after);
+        QCOMPARE(after->applicationName, QStringLiteral("renamed-holder"));
+        QVERIFY(after->query.contains(QLatin1String("application_name")));
+        QVERIFY(*after->queryStart > *before->queryStart);
+        // Unchanged cells: the previous values, not decoded again.
+        QVERIFY(after->database.constData() == before->database.constData());
+        QVERIFY(after->user.constData() == before->user.constData());
+        QVERIFY(after->state.constData() == before->state.constData());
+        QCOMPARE(after->backendStart, before->backendStart);
+
+        // Others come and go: rows shift, and each is what a fresh read makes of it.
+        std::vector<std::unique_ptr<pg::Connection>> others;
+        for (int k = 0; k < 3; ++k) {
+            others.push_back(std::make_unique<pg::Connection>());
+            pg::ConnectOptions co;
+            co.dsn = dsn;
+            co.applicationName = QStringLiteral("other-%1").arg(k);
+            QVERIFY(!others.back()->connect(co).isError());
+        }
+        p.refreshOnce();
+        others.erase(others.begin()); // the first leaves; the rows after it move up
+        QVERIFY(!others.front()->exec({"SELECT 'second, busy once'", {}}, r, deadline()).isError());
+        QVERIFY(!holder.exec({"SET application_name = 'holder-again'", {}}, r, deadline()).isError());
+        QTRY_VERIFY_WITH_TIMEOUT(p.refreshOnce().sessions.size() == 3, 5000); // holder + two others
+        const Snapshot s3 = p.refreshOnce();
+        Poller fresh(test::pollerConfig(dsn, 100));
+        const Snapshot f = fresh.refreshOnce();
+        int compared = 0;
+        for (const SessionRow& row : s3.sessions) {
+            const SessionRow* mine = sessionOf(f, row.pid);
+            QVERIFY2(mine, qPrintable(QString::number(row.pid)));
+            QVERIFY2(*mine == row, qPrintable(row.applicationName));
+            ++compared;
+        }
+        QCOMPARE(compared, 3);
+        QCOMPARE(sessionOf(s3, pid)->applicationName, QStringLiteral("holder-again"));
         holder.close();
     }
 
