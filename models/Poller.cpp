@@ -656,12 +656,12 @@ Snapshot Poller::refreshOnce()
                 const char* prev = sessionArena_.data() + sessionOff_[size_t(i)];
                 if (matchRecord(r, i, prev, cols) == prev + sessionLen_[size_t(i)]) {
                     if (!sameCount)
-                        s.sessions.push_back(lastSessions_[size_t(i)]);
+                        s.sessions.push_back(std::as_const(lastSessions_)[size_t(i)]);
                     continue;
                 }
                 // Changed: usually the same backend with a new state, query or times. A cell with
                 // the same bytes as last time's keeps its value (strings already decoded).
-                was = &lastSessions_[size_t(i)];
+                was = &std::as_const(lastSessions_)[size_t(i)]; // const: reading must not copy its chunk
                 for (int col = 0; col < cols; ++col) {
                     sameCell[size_t(col)] = sameAsRecord(r, i, prev, col + 1, col);
                     prev += firstPartSize(prev);
