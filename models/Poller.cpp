@@ -308,10 +308,21 @@ size_t appendRecord(const PGresult* r, int i, std::vector<char>& out, int column
     }
     return sizeof(qint32) + size_t(std::max(lens[firstColumn], 0));
 }
-// Whether row i's cells [firstColumn, columns) are exactly the record at `rec` (appendRecord's
-// format), read in place: no copy of the row. Returns the end of the record, or null.
-// Equal bytes. Most cells are short (pids, modes, epochs, an xmin): compared inline, where a call
-// to memcmp per cell cost more than the libpq calls that fetch the cell.
+// An arena of records (by index: offset, length) with `dead` bytes no index refers to, packed
+// in index order. The lease cache and the sessions replace changed records at the arena's end.
+void packRecords(std::vector<char>& arena, std::vector<quint32>& off, const std::vector<quint32>& len, size_t& dead)
+{
+    std::vector<char> packed;
+    packed.reserve(arena.size() - dead + 4096);
+    for (size_t k = 0; k < off.size(); ++k) {
+        const size_t at = packed.size();
+        packed.insert(packed.end(), arena.data() + off[k], arena.data() + off[k] + len[k]);
+        off[k] = quint32(at);
+    }
+    arena = std::move(packed);
+    dead = 0;
+}
+
 // Two overlapping words cover any length from one word to two: no loop, no call.
 template <typename Word> bool sameWords(const char* a, const char* b, size_t n)
 {
@@ -323,7 +334,8 @@ template <typename Word> bool sameWords(const char* a, const char* b, size_t n)
     return ((a0 ^ b0) | (a1 ^ b1)) == 0;
 }
 
-// Short cells (names, xmins, timestamps) compared a word at a time.
+// Equal bytes. Most cells are short (pids, modes, epochs, an xmin, a name): compared a word at a
+// time, where a call to memcmp per cell cost more than the libpq calls that fetch the cell.
 inline bool sameBytes(const char* a, const char* b, size_t n)
 {
     if (n > 16)
@@ -338,6 +350,8 @@ inline bool sameBytes(const char* a, const char* b, size_t n)
     return true;
 }
 
+// Whether row i's cells [firstColumn, columns) are exactly the record at `rec` (appendRecord's
+// format), read in place: no copy of the row. Returns the end of the record, or null.
 const char* matchRecord(const PGresult* r, int i, const char* rec, int columns, int firstColumn = 0)
 {
     for (int col = firstColumn; col < columns; ++col) {
@@ -417,15 +431,7 @@ void Poller::LeaseCache::setFastKey(int slot, const PGresult* r, int i)
 
 void Poller::LeaseCache::compact()
 {
-    std::vector<char> packed;
-    packed.reserve(arena.size() - deadBytes + 4096);
-    for (size_t slot = 0; slot < recOff.size(); ++slot) {
-        const size_t at = packed.size();
-        packed.insert(packed.end(), arena.data() + recOff[slot], arena.data() + recOff[slot] + recLen[slot]);
-        recOff[slot] = quint32(at);
-    }
-    arena = std::move(packed);
-    deadBytes = 0;
+    packRecords(arena, recOff, recLen, deadBytes);
 }
 
 Poller::Poller(PollerConfig cfg, quint64 generation, QObject* parent)
@@ -712,18 +718,8 @@ Snapshot Poller::refreshOnce()
             sessionDead_ += sessionLen_[i];
         sessionOff_.resize(size_t(n));
         sessionLen_.resize(size_t(n));
-        if (sessionDead_ > sessionArena_.size() / 2) {
-            std::vector<char> packed;
-            packed.reserve(sessionArena_.size() - sessionDead_);
-            for (size_t i = 0; i < sessionOff_.size(); ++i) {
-                const size_t to = packed.size();
-                packed.insert(packed.end(), sessionArena_.data() + sessionOff_[i],
-                              sessionArena_.data() + sessionOff_[i] + sessionLen_[i]);
-                sessionOff_[i] = quint32(to);
-            }
-            sessionArena_ = std::move(packed);
-            sessionDead_ = 0;
-        }
+        if (sessionDead_ > sessionArena_.size() / 2)
+            packRecords(sessionArena_, sessionOff_, sessionLen_, sessionDead_);
         lastSessions_ = s.sessions;
     }
     const PGresult* locks = locksIdx >= 0 ? res[size_t(locksIdx)].result.get() : nullptr;

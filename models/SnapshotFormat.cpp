@@ -95,7 +95,7 @@ QJsonObject locksJson(const Snapshot& s)
             }
             locks.append(o);
         }
-        for (const PoolGroup& g : s.analysis->groups) {
+        for (const PoolGroup& g : s.analysis->groups()) {
             QJsonObject o;
             o[QStringLiteral("group")] = g.key;
             o[QStringLiteral("application_name")] = g.applicationName;
@@ -278,7 +278,7 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
                          finding.isEmpty() ? QString() : QStringLiteral(" — ") + finding);
         }
         out += QStringLiteral("\nPOOLS (active/idle/idle-in-tx/waiting/pinned of total)\n");
-        for (const PoolGroup& g : s.analysis->groups)
+        for (const PoolGroup& g : s.analysis->groups())
             out += QStringLiteral("  %1: %2/%3/%4/%5/%6 of %7%8%9\n")
                        .arg(g.key)
                        .arg(g.active)

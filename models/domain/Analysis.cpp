@@ -630,10 +630,9 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
     // Pools: the sessions grouped every way in one pass (the pool history keeps all four); the
     // findings are about the configured grouping.
     a.groupsBy = groupSessionsEveryWay(s, cfg, heldByPid);
-    a.groups = a.groupsBy[size_t(cfg.groupBy)];
     // No noise: a pinned pool is one finding, not one more per pinned session.
     QSet<QString> pinnedGroups;
-    for (const PoolGroup& g : a.groups)
+    for (const PoolGroup& g : a.groups())
         if (g.pinned)
             pinnedGroups.insert(g.key);
     a.findings.erase(std::remove_if(a.findings.begin(), a.findings.end(),
@@ -643,7 +642,7 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
                                                pinnedGroups.contains(groupKey(*fs, cfg.groupBy));
                                     }),
                      a.findings.end());
-    for (const PoolGroup& g : a.groups) {
+    for (const PoolGroup& g : a.groups()) {
         if (!g.pinned)
             continue;
         const int size = g.poolSize.value_or(g.total);

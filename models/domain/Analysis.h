@@ -155,8 +155,8 @@ struct Analysis
     std::vector<int> holderPids;  // the keys of heldByPid, in pg_locks order
     double serverNow = 0;         // the clock the findings were computed at
     AnalysisConfig config;        // what it was computed with
-    std::vector<PoolGroup> groups;               // grouped by config.groupBy
     std::array<std::vector<PoolGroup>, 4> groupsBy; // every grouping, by GroupBy (the pool history's)
+    const std::vector<PoolGroup>& groups() const { return groupsBy[size_t(config.groupBy)]; } // the findings'
     BlockingForest blocking;
     std::vector<Finding> findings; // locks, pools, waits, cluster limits (leases are added by the caller)
     QHash<qint64, QStringList> collisions; // key → names, among all known candidates

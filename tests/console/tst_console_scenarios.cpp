@@ -101,7 +101,7 @@ private Q_SLOTS:
             const auto& a = m.lastSnapshot().analysis;
             if (!a)
                 return nullptr;
-            for (const PoolGroup& g : a->groups)
+            for (const PoolGroup& g : a->groups())
                 if (g.applicationName == "billing-api-c" && g.pinned)
                     return &g;
             return nullptr;

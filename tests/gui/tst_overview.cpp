@@ -109,7 +109,7 @@ private Q_SLOTS:
             [&] {
                 const auto& a = monitor.lastSnapshot().analysis;
                 if (a)
-                    for (const PoolGroup& g : a->groups)
+                    for (const PoolGroup& g : a->groups())
                         if (g.pinned && g.pinnedForS > 6)
                             return true;
                 return false;

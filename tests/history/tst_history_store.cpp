@@ -78,7 +78,7 @@ void compareSnapshots(const Snapshot& got, const Snapshot& want)
     QVERIFY(*got.keyNames == *want.keyNames);
     QVERIFY(got.analysis);
     QCOMPARE(got.analysis->locks.size(), want.analysis->locks.size());
-    QCOMPARE(got.analysis->groups.size(), want.analysis->groups.size());
+    QCOMPARE(got.analysis->groups().size(), want.analysis->groups().size());
     QCOMPARE(got.receivedWall.toMSecsSinceEpoch(), want.receivedWall.toMSecsSinceEpoch());
 }
 

@@ -136,7 +136,7 @@ private Q_SLOTS:
                 AnalysisConfig acfg = cfg;
                 acfg.groupBy = analysisBy;
                 s.analysis = std::make_shared<const Analysis>(analyze(s, acfg));
-                QCOMPARE(s.analysis->groups.size(), s.analysis->groupsBy[size_t(analysisBy)].size());
+                QCOMPARE(s.analysis->groups().size(), s.analysis->groupsBy[size_t(analysisBy)].size());
                 reused.add(s);
                 // Another configuration (a threshold the groups do not use): the history groups
                 // the sessions itself, with the analysis' lock holders.

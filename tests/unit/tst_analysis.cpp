@@ -72,8 +72,8 @@ private Q_SLOTS:
         for (const LockView& v : a.locks)
             QVERIFY2(v.finding(a.serverNow, a.config.thresholds).startsWith(QLatin1String("idle 1 min")),
                      qPrintable(v.finding(a.serverNow, a.config.thresholds)));
-        QCOMPARE(int(a.groups.size()), 1);
-        const PoolGroup& g = a.groups.front();
+        QCOMPARE(int(a.groups().size()), 1);
+        const PoolGroup& g = a.groups().front();
         QCOMPARE(g.pinnedLocks, locks);
         QCOMPARE(int(g.pinnedLockNames.size()), std::min(locks, kLockNamesShown));
         QCOMPARE(g.pinned, poolOfOne);
@@ -221,9 +221,9 @@ private Q_SLOTS:
             QCOMPARE(a2.heldByPid.value(it.key()).count, it->count);
             QCOMPARE(a2.heldByPid.value(it.key()).names, it->names);
         }
-        QCOMPARE(a2.groups.size(), fresh.groups.size());
-        for (size_t g = 0; g < fresh.groups.size(); ++g)
-            QCOMPARE(a2.groups[g].pinnedLockNames, fresh.groups[g].pinnedLockNames);
+        QCOMPARE(a2.groups().size(), fresh.groups().size());
+        for (size_t g = 0; g < fresh.groups().size(); ++g)
+            QCOMPARE(a2.groups()[g].pinnedLockNames, fresh.groups()[g].pinnedLockNames);
         // The clock moved the wait past its threshold, reused views or not.
         QVERIFY(findingOf(a2, FindingKind::AdvisoryWait));
         const size_t w = size_t(a2.waiters.front());
@@ -272,7 +272,7 @@ private Q_SLOTS:
         QVERIFY(pinned);
         QVERIFY2(pinned->title.startsWith(QStringLiteral("postgres: 6 of 6 pooled")), qPrintable(pinned->title));
         cfg.poolSizes.insert(QStringLiteral("postgres"), 10);
-        QCOMPARE(analyze(s, cfg).groups.front().poolSize, std::optional<int>(10));
+        QCOMPARE(analyze(s, cfg).groups().front().poolSize, std::optional<int>(10));
     }
 
     // A pinned pool of many sessions names its first locks in name order, whichever session holds
@@ -304,7 +304,7 @@ private Q_SLOTS:
             QCOMPARE(groups.front().pinnedLocks, 15);
             QVERIFY(groups.front().pinned);
         }
-        QCOMPARE(a.groups.front().pinnedLockNames, first);
+        QCOMPARE(a.groups().front().pinnedLockNames, first);
         QCOMPARE(groupSessions(s, cfg, a.heldByPid).front().pinnedLockNames, first);
         const Finding* pinned = findingOf(a, FindingKind::PoolPinned);
         QVERIFY(pinned);
