@@ -155,9 +155,10 @@ QString LeaseModel::display(const Entry& e, int column, double now) const
     case TakenAt:
         return r.takenAt ? formatInstant(*r.takenAt) : QStringLiteral("—");
     case HeldFor:
-        return r.takenAt ? formatDuration(std::max(0.0, now - *r.takenAt)) : QStringLiteral("—");
+        return r.takenAt ? formatDuration(std::max(0.0, heldUntil(e, now) - *r.takenAt)) : QStringLiteral("—");
     case ExpiresIn: {
-        if (!r.expiresAt)
+        // A released row is gone from the table: its last expiry no longer counts down.
+        if (!r.expiresAt || e.track.releasedAt)
             return QStringLiteral("—");
         QString s = formatCountdown(*r.expiresAt - now);
         if (!live_)
@@ -169,6 +170,8 @@ QString LeaseModel::display(const Entry& e, int column, double now) const
         QString s = leaseStateText(st);
         if (st == LeaseState::TakenOver && !e.track.previousHolder.isEmpty())
             s += QStringLiteral(" from ") + printable(e.track.previousHolder);
+        else if (st == LeaseState::Released && e.track.releasedAt)
+            s += QLatin1Char(' ') + formatDuration(std::max(0.0, now - *e.track.releasedAt)) + QStringLiteral(" ago");
         return s;
     }
     default:
@@ -185,9 +188,9 @@ QVariant LeaseModel::sortValue(const Entry& e, int column, double now) const
     case TakenAt:
         return r.takenAt.value_or(-1e300);
     case HeldFor:
-        return r.takenAt ? now - *r.takenAt : -1e300;
+        return r.takenAt ? heldUntil(e, now) - *r.takenAt : -1e300;
     case ExpiresIn:
-        return r.expiresAt ? *r.expiresAt - now : 1e300;
+        return r.expiresAt && !e.track.releasedAt ? *r.expiresAt - now : 1e300;
     case State:
         return leaseStateSeverity(classifyLease(e.track, now, policy_));
     default:
@@ -219,8 +222,14 @@ bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity c
     const Entry& b = rows_[size_t(right)];
     // The keys sortValue() gives, less the server time where it cancels out (a - now < b - now).
     auto taken = [](const Entry& e) { return e.track.row.takenAt.value_or(-1e300); };
-    auto held = [](const Entry& e) { return e.track.row.takenAt ? -*e.track.row.takenAt : -1e300; };
-    auto expires = [](const Entry& e) { return e.track.row.expiresAt.value_or(1e300); };
+    // A released row's held time and expiry stopped at its release: those keep the server time.
+    const double now = serverNowEstimate();
+    auto held = [now](const Entry& e) {
+        return e.track.row.takenAt ? heldUntil(e, now) - *e.track.row.takenAt : -1e300;
+    };
+    auto expires = [](const Entry& e) {
+        return e.track.row.expiresAt && !e.track.releasedAt ? *e.track.row.expiresAt : 1e300;
+    };
     auto pid = [](const Entry& e) { return e.holder.structured ? e.holder.pid : qint64(-1); };
     switch (column) {
     case Pid:
@@ -232,7 +241,6 @@ bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity c
     case ExpiresIn:
         return expires(a) < expires(b);
     case State: {
-        const double now = serverNowEstimate();
         return leaseStateSeverity(stateAt(left, now)) < leaseStateSeverity(stateAt(right, now));
     }
     default:
@@ -266,7 +274,7 @@ QVariant LeaseModel::data(const QModelIndex& index, int role) const
     case FilterRole:
         return e.track.row.name + QLatin1Char(' ') + e.track.row.holder.value_or(QString());
     case SecondsLeftRole:
-        return e.track.row.expiresAt ? QVariant(*e.track.row.expiresAt - now) : QVariant();
+        return e.track.row.expiresAt && !e.track.releasedAt ? QVariant(*e.track.row.expiresAt - now) : QVariant();
     case KeyRole:
         return e.key;
     case Qt::ToolTipRole:
@@ -283,6 +291,11 @@ QVariant LeaseModel::data(const QModelIndex& index, int role) const
                     QStringLiteral("\nTTL (%1): %2")
                         .arg(e.track.ttlExact ? QStringLiteral("from the take") : QStringLiteral("inferred"),
                              formatDuration(*e.track.ttl));
+            if (e.track.releasedAt) {
+                tip += QStringLiteral("\nrow gone from the table, seen at %1").arg(formatInstant(*e.track.releasedAt));
+                if (e.track.row.expiresAt)
+                    tip += QStringLiteral("; its expiry was %1").arg(formatInstant(*e.track.row.expiresAt));
+            }
             if (clockSkewAt(index.row()))
                 tip += QStringLiteral("\ntaken-at lies in the server's future: the writer's clock is ahead");
             return tip;

@@ -84,6 +84,8 @@ private:
     QString display(const Entry& e, int column, double now) const;
     QVariant sortValue(const Entry& e, int column, double now) const;
     static QStringView sortText(const Entry& e, int column); // Name, Host, Token
+    // The end of the hold: `now`, or the refresh that found the row released.
+    static double heldUntil(const Entry& e, double now) { return e.track.releasedAt.value_or(now); }
     void rebuildIndex();
 
     struct Update

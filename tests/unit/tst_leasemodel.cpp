@@ -88,6 +88,36 @@ private Q_SLOTS:
         QCOMPARE(reset.count(), 0);
     }
 
+    // A released row is gone from the table: its hold and its expiry stop at the refresh that
+    // found it gone, while the rows still held keep counting.
+    void releasedRowStopsItsClocks()
+    {
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        m->applySnapshot(snap(100, {lease("a", "h1:1:aa", 95, 130), lease("c", "h3:3:cc", 95, 108)}, mono_));
+        mono_ += 1000;
+        m->applySnapshot(snap(101, {lease("a", "h1:1:aa", 95, 130)}, mono_));
+        const int a = m->rowOfKey("a"), c = m->rowOfKey("c");
+        QCOMPARE(m->stateAt(c), LeaseState::Released);
+        mono_ += 5000; // server time 106, no refresh since
+        auto text = [m](int row, int col) { return m->data(m->index(row, col)).toString(); };
+        QCOMPARE(text(c, LeaseModel::HeldFor), QStringLiteral("6 s"));
+        QCOMPARE(text(a, LeaseModel::HeldFor), QStringLiteral("11 s"));
+        QCOMPARE(text(c, LeaseModel::ExpiresIn), QStringLiteral("—"));
+        QCOMPARE(text(a, LeaseModel::ExpiresIn), QStringLiteral("in 24 s"));
+        QCOMPARE(text(c, LeaseModel::State), QStringLiteral("released 5 s ago"));
+        QVERIFY(!m->data(m->index(c, LeaseModel::ExpiresIn), LeaseModel::SecondsLeftRole).isValid());
+        QVERIFY(m->data(m->index(c, LeaseModel::State), Qt::ToolTipRole).toString().contains("its expiry was"));
+        QCOMPARE(m->data(m->index(c, LeaseModel::HeldFor), LeaseModel::SortRole).toDouble(), 6.0);
+
+        // Sorted by the proxy on the typed keys: the same order as the texts.
+        LeaseSortFilterProxy proxy(m);
+        proxy.sort(LeaseModel::HeldFor, Qt::AscendingOrder);
+        QCOMPARE(proxy.mapToSource(proxy.index(0, 0)).row(), c);
+        proxy.sort(LeaseModel::ExpiresIn, Qt::AscendingOrder);
+        QCOMPARE(proxy.mapToSource(proxy.index(0, 0)).row(), a); // no expiry sorts last
+    }
+
     void holderChangeShowsTakeover()
     {
         QObject owner;
