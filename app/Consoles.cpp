@@ -70,9 +70,8 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
         if (s.ok)
             al->check(s.serverNow);
     });
-    connect(al, &ui::Alerts::alerted, w, [w](const Finding&, const QString& text) {
-        w->showNotice(QObject::tr("ALERT: %1").arg(text), 30000, true);
-    });
+    connect(al, &ui::Alerts::alerted, w, [w](const Finding&, const QString& text) { w->showAlert(text); });
+    connect(al, &ui::Alerts::cleared, w, [w](const QString&, const QString& text) { w->alertCleared(text); });
     if (!bouncerDsn.trimmed().isEmpty()) {
         // Owned by the window: its worker stops and its connection closes with it.
         bouncer::BouncerConfig bc;

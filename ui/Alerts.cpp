@@ -31,16 +31,18 @@ void Alerts::check(double serverNow)
 {
     if (!cfg_.enabled)
         return;
-    QSet<QString> present;
+    QHash<QString, QString> present;
     for (int i = 0; i < findings_->rowCount(); ++i) {
         const Finding& f = findings_->finding(i);
         if (!crosses(f, serverNow))
             continue;
-        present.insert(f.id);
-        if (active_.contains(f.id))
+        if (const auto it = active_.constFind(f.id); it != active_.constEnd()) {
+            present.insert(f.id, *it);
             continue; // once per occurrence
+        }
         ++raised_;
         const QString text = f.title;
+        present.insert(f.id, text);
         if (tray_)
             tray_->showMessage(QStringLiteral("Leasewatch — %1").arg(title_), text,
                                f.severity >= 3 ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning, 15000);
@@ -48,7 +50,10 @@ void Alerts::check(double serverNow)
             QApplication::alert(window_); // taskbar attention where there is no tray
         Q_EMIT alerted(f, text);
     }
-    active_ = present; // a cleared finding alerts again when it comes back
+    for (auto it = active_.constBegin(); it != active_.constEnd(); ++it)
+        if (!present.contains(it.key()))
+            Q_EMIT cleared(it.key(), *it);
+    active_ = std::move(present); // a cleared finding alerts again when it comes back
 }
 
 } // namespace lw::ui

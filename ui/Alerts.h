@@ -5,6 +5,7 @@
 #include "domain/Analysis.h"
 
 #include <QObject>
+#include <QHash>
 #include <QSet>
 
 class QSystemTrayIcon;
@@ -39,6 +40,8 @@ public:
 
 Q_SIGNALS:
     void alerted(const lw::Finding& f, const QString& text);
+    // A finding that alerted is gone (or below its alert threshold again); `text` is what alerted.
+    void cleared(const QString& id, const QString& text);
 
 private:
     bool crosses(const Finding& f, double serverNow) const;
@@ -47,7 +50,7 @@ private:
     QWidget* window_;
     QString title_;
     AlertConfig cfg_;
-    QSet<QString> active_; // ids alerted and still present
+    QHash<QString, QString> active_; // ids alerted and still present -> the text they alerted with
     QSystemTrayIcon* tray_ = nullptr;
     int raised_ = 0;
 };

@@ -21,6 +21,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTime>
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -350,6 +351,18 @@ void MainWindow::showNotice(const QString& text, int ms, bool alert)
     noticeLabel_->setToolTip(text);
     noticeLabel_->show();
     noticeTimer_->start(ms);
+}
+
+void MainWindow::showAlert(const QString& text)
+{
+    showNotice(tr("ALERT: %1").arg(text), 30000, true);
+}
+
+void MainWindow::alertCleared(const QString& text)
+{
+    if (noticeText() == tr("ALERT: %1").arg(text))
+        showNotice(tr("alert cleared at %1: %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text),
+                   30000);
 }
 
 QString MainWindow::noticeText() const

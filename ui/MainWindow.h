@@ -47,6 +47,10 @@ public:
     // in sight (QStatusBar::showMessage would hide them while an alert shows).
     // `alert` shows it in red.
     void showNotice(const QString& text, int ms, bool alert = false);
+    // An alert in the status bar, and its end: a notice still showing that alert says it cleared
+    // (at night, a red line that outlived its cause reads as a live problem).
+    void showAlert(const QString& text);
+    void alertCleared(const QString& text);
     QString noticeText() const;
 
     PoolView* poolView() const;

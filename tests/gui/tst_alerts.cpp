@@ -61,6 +61,36 @@ private Q_SLOTS:
         QCOMPARE(alerts.raisedCount(), 3);
     }
 
+    // The end of an alert: once, when its finding is gone or back under the alert threshold, with
+    // the text it alerted with (a title may change while the finding lasts).
+    void clearsWithTheTextItAlerted()
+    {
+        FindingsModel model;
+        ui::AlertConfig cfg;
+        ui::Alerts alerts(&model, nullptr, QStringLiteral("prod"), cfg);
+        QSignalSpy cleared(&alerts, &ui::Alerts::cleared);
+        auto at = [&](double t, std::vector<Finding> fs) {
+            model.setFindings(std::move(fs), t);
+            alerts.check(t);
+        };
+        Finding pressure = finding(FindingKind::LockTablePressure, "cluster");
+        pressure.title = QStringLiteral("shared lock table at 91 %");
+        const Finding pinned = finding(FindingKind::PoolPinned, "api");
+        at(10, {pressure, pinned});
+        pressure.title = QStringLiteral("shared lock table at 95 %");
+        at(11, {pressure, pinned});
+        QCOMPARE(cleared.count(), 0);
+        at(12, {pinned});
+        QCOMPARE(cleared.count(), 1);
+        QCOMPARE(cleared.at(0).at(0).toString(), pressure.id);
+        QCOMPARE(cleared.at(0).at(1).toString(), QStringLiteral("shared lock table at 91 %"));
+        at(13, {pinned});
+        QCOMPARE(cleared.count(), 1); // once
+        at(14, {});
+        QCOMPARE(cleared.count(), 2);
+        QCOMPARE(cleared.at(1).at(1).toString(), pinned.title);
+    }
+
     void offWhenTheProfileSaysSo()
     {
         FindingsModel model;

@@ -105,6 +105,16 @@ private Q_SLOTS:
         QVERIFY(w.connectionText().contains("connected"));
         QTRY_VERIFY(w.noticeText().isEmpty()); // gone after its time
         QVERIFY(conn->isVisible());
+
+        // An alert whose finding cleared says so; another alert's end leaves it as it is.
+        w.showAlert(QStringLiteral("shared lock table at 91 %"));
+        QCOMPARE(w.noticeText(), QStringLiteral("ALERT: shared lock table at 91 %"));
+        w.alertCleared(QStringLiteral("billing-api: 4 of 4 pooled connections are idle"));
+        QCOMPARE(w.noticeText(), QStringLiteral("ALERT: shared lock table at 91 %"));
+        w.alertCleared(QStringLiteral("shared lock table at 91 %"));
+        QVERIFY2(w.noticeText().startsWith("alert cleared at ") &&
+                     w.noticeText().endsWith(": shared lock table at 91 %"),
+                 qPrintable(w.noticeText()));
     }
 };
 
