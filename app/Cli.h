@@ -33,7 +33,7 @@ struct Invocation
     QString leaseName, holder;      // expire
     bool evenIfAlive = false;       // expire: the holder may be alive and the operator says go
     QString bundleFile;             // --open-bundle
-    QString pgbouncerDsn;           // optional PgBouncer admin console (window only)
+    QString pgbouncerDsn;           // optional PgBouncer admin console (window, snapshot, watch)
     int watchCount = 0;             // watch: stop after this many refreshes (0: until interrupted)
     QString screenshotDir; // --screenshots DIR: save every page after --quit-after seconds
     double quitAfterS = 0; // --quit-after S: quit by itself (demo capture, smoke checks)

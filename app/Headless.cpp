@@ -5,6 +5,7 @@
 #include "Findings.h"
 #include "LeaseModel.h"
 #include "SnapshotFormat.h"
+#include "pgbouncer/PgBouncerSource.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <memory>
 #include <thread>
 #include <unistd.h>
 
@@ -40,6 +42,46 @@ struct Views
         deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
         return collectFindings(s, leases, &deadlocks);
     }
+};
+
+// The PgBouncer in front (--pgbouncer, or the profile's), read at each refresh: its server slots
+// joined with the refresh's advisory locks give the same findings as the window's PgBouncer page.
+// When it cannot be read the cluster's output goes on, and stderr says why (once per new error).
+class BouncerFindings
+{
+public:
+    explicit BouncerFindings(const Invocation& inv)
+    {
+        if (inv.pgbouncerDsn.trimmed().isEmpty())
+            return;
+        bouncer::BouncerConfig c;
+        c.dsn = inv.pgbouncerDsn.trimmed();
+        c.intervalMs = inv.config.intervalMs;
+        source_ = std::make_unique<bouncer::PgBouncerSource>(std::move(c));
+    }
+    void addTo(const Snapshot& s, std::vector<Finding>& findings, QTextStream& err)
+    {
+        if (!source_)
+            return;
+        const bouncer::BouncerSnapshot b = source_->refreshOnce();
+        if (!b.ok) {
+            const QString e = b.error.toDisplayString();
+            if (e != lastError_)
+                err << "leasewatch: PgBouncer: " << e << "\n";
+            err.flush();
+            lastError_ = e;
+            return;
+        }
+        lastError_.clear();
+        for (Finding& f : bouncer::slotFindings(bouncer::slotHolds(b, s)))
+            findings.push_back(std::move(f));
+        std::stable_sort(findings.begin(), findings.end(),
+                         [](const Finding& x, const Finding& y) { return x.severity > y.severity; });
+    }
+
+private:
+    std::unique_ptr<bouncer::PgBouncerSource> source_;
+    QString lastError_;
 };
 
 QString render(const Snapshot& s, const LeaseModel& leases, const std::vector<Finding>& findings, bool json,
@@ -82,10 +124,12 @@ int runSnapshot(const Invocation& inv)
     QTextStream err(stderr);
     Poller poller(inv.config);
     Views views(inv.config);
+    BouncerFindings bouncer(inv);
     const Snapshot s = poller.refreshOnce();
     if (auto rc = unusable(s, err, false))
         return *rc;
-    const std::vector<Finding> findings = views.apply(s);
+    std::vector<Finding> findings = views.apply(s);
+    bouncer.addTo(s, findings, err);
     out << render(s, views.leases, findings, inv.json, QJsonDocument::Indented);
     out.flush();
     // The rest is printed even when the leases table is unusable; the exit code says so.
@@ -95,12 +139,14 @@ int runSnapshot(const Invocation& inv)
 int runWatch(const Invocation& inv)
 {
     QTextStream out(stdout);
+    QTextStream err(stderr);
     g_stop.store(false);
     for (int sig : {SIGINT, SIGTERM, SIGHUP})
         std::signal(sig, [](int) { g_stop.store(true); });
     const bool terminal = ::isatty(STDOUT_FILENO) == 1;
     Poller poller(inv.config);
     Views views(inv.config);
+    BouncerFindings bouncer(inv);
     int failures = 0;
     int rc = 0;
     for (int n = 1; !g_stop.load(); ++n) {
@@ -111,7 +157,8 @@ int runWatch(const Invocation& inv)
         int waitMs = inv.config.intervalMs;
         if (s.ok) {
             failures = 0;
-            const std::vector<Finding> findings = views.apply(s);
+            std::vector<Finding> findings = views.apply(s);
+            bouncer.addTo(s, findings, err);
             if (!inv.json && !terminal)
                 out << "=== refresh " << n << " at " << stamp << " ===\n";
             out << render(s, views.leases, findings, inv.json,
