@@ -24,6 +24,8 @@ bool Alerts::crosses(const Finding& f, double serverNow) const
         return false;
     if (f.kind == FindingKind::StaleLease)
         return serverNow - f.sinceServer >= cfg_.staleLeaseAfterS;
+    if (f.kind == FindingKind::BouncerSlotHoldsLock)
+        return f.severity >= 3; // a session lock leaking on a transaction pool; not every slot lock
     return true; // the finding's own threshold (per profile) already applies
 }
 

@@ -23,7 +23,8 @@ struct AlertConfig
     double staleLeaseAfterS = 30; // a stale lease alerts once it has been stale this long
     // Which kinds alert at all (the rest only show in the overview).
     QSet<FindingKind> kinds = {FindingKind::StaleLease, FindingKind::PoolPinned, FindingKind::LockTablePressure,
-                               FindingKind::Deadlocks, FindingKind::ConnectionsNearLimit};
+                               FindingKind::Deadlocks, FindingKind::ConnectionsNearLimit,
+                               FindingKind::BouncerSlotHoldsLock};
 };
 
 class Alerts : public QObject

@@ -59,6 +59,17 @@ private Q_SLOTS:
         at(234, {stale, finding(FindingKind::PoolPinned, "billing-api"), finding(FindingKind::KeyCollision, "k")});
         QCOMPARE(spy.count(), 3);
         QCOMPARE(alerts.raisedCount(), 3);
+
+        // A PgBouncer slot's lock alerts when it leaks (severity 3), not when it may be fine.
+        Finding leaking = finding(FindingKind::BouncerSlotHoldsLock, "4242");
+        leaking.severity = 3;
+        Finding inTransaction = finding(FindingKind::BouncerSlotHoldsLock, "4343");
+        inTransaction.severity = 1;
+        at(235, {stale, finding(FindingKind::PoolPinned, "billing-api"), inTransaction});
+        QCOMPARE(spy.count(), 3);
+        at(236, {stale, finding(FindingKind::PoolPinned, "billing-api"), inTransaction, leaking});
+        QCOMPARE(spy.count(), 4);
+        QCOMPARE(spy.at(3).at(1).toString(), leaking.title);
     }
 
     // The end of an alert: once, when its finding is gone or back under the alert threshold, with
