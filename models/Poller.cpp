@@ -605,6 +605,7 @@ Snapshot Poller::refreshOnce()
     s.receivedWall = QDateTime::currentDateTimeUtc();
     s.roundTrips = 1;
     s.bytesReceived = conn_.lastBytesReceived();
+    s.bytesExact = conn_.lastBytesExact();
     s.clientWaitMs = std::chrono::duration<double, std::milli>(t1 - t0).count();
     if (e.isError() && (e.needsReconnect() || !res[0].result)) {
         if (!readLocks)

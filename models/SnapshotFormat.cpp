@@ -226,6 +226,7 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const st
     QJsonObject cost;
     cost[QStringLiteral("round_trips")] = s.roundTrips;
     cost[QStringLiteral("bytes_received")] = double(s.bytesReceived);
+    cost[QStringLiteral("bytes_received_exact")] = s.bytesExact; // false: results' memory (Unix socket)
     cost[QStringLiteral("wait_ms")] = s.clientWaitMs;
     root[QStringLiteral("refresh")] = cost;
     return root;

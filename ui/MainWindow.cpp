@@ -277,10 +277,15 @@ void MainWindow::onRefreshed(const Snapshot& s)
     if (s.ok) {
         serverLabel_->setText(tr("PostgreSQL %1 · database %2 · user %3")
                                   .arg(s.server.version, s.server.database, s.server.user));
-        QString text = tr("last refresh %1 · %2 ms · %3 kB")
+        // Over a Unix socket the bytes are not counted: the results' memory stands in, marked "≈".
+        QString text = tr("last refresh %1 · %2 ms · %3%4 kB")
                            .arg(s.receivedWall.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
                            .arg(s.clientWaitMs, 0, 'f', 1)
+                           .arg(s.bytesExact ? QString() : QStringLiteral("≈"))
                            .arg(double(s.bytesReceived) / 1024.0, 0, 'f', 1);
+        refreshLabel_->setToolTip(s.bytesExact ? tr("kB: bytes received for this refresh, as counted on the TCP socket")
+                                               : tr("kB: size of this refresh's results in memory (over a Unix "
+                                                    "socket the bytes received are not counted)"));
         // The footprint budget: the interval actually used and the server time it is judged by.
         if (s.effectiveIntervalMs > 0)
             text += tr(" · every %1 s, server ≤ %2 ms/refresh")

@@ -303,6 +303,7 @@ struct Snapshot
     // Cost of this refresh, for the status bar and the benchmark.
     int roundTrips = 0;
     qint64 bytesReceived = 0;
+    bool bytesExact = false; // counted on the TCP socket; false: the results' memory (Unix socket)
     double clientWaitMs = 0; // send → last byte received
     double decodeMs = 0;     // libpq result → values
     // Upper bound of the server time of this refresh (pipeline sent → last result; the client

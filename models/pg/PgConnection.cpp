@@ -6,6 +6,10 @@
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <cstddef>
+// TCP_INFO's tcpi_bytes_received (Linux 4.1+): glibc's <netinet/tcp.h> copy of tcp_info lacks it.
+#include <linux/tcp.h>
+#include <netinet/in.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -292,6 +296,19 @@ void Connection::cancelAndDrain(Clock::time_point)
     conn_.reset();
 }
 
+namespace {
+// The bytes the kernel has received on a TCP socket so far; nullopt for any other socket.
+std::optional<quint64> tcpBytesReceived(int fd)
+{
+    tcp_info ti{};
+    socklen_t len = sizeof ti;
+    if (fd < 0 || ::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+        len < socklen_t(offsetof(tcp_info, tcpi_bytes_received) + sizeof ti.tcpi_bytes_received))
+        return std::nullopt;
+    return quint64(ti.tcpi_bytes_received);
+}
+} // namespace
+
 PgError Connection::runPipeline(const std::vector<Statement>& stmts, std::vector<StatementResult>& out,
                                 Clock::time_point deadline)
 {
@@ -305,6 +322,9 @@ PgError Connection::runPipeline(const std::vector<Statement>& stmts, std::vector
         return e;
     }
     PGconn* c = conn_.get();
+    const int fd = PQsocket(c);
+    const std::optional<quint64> tcpBefore = tcpBytesReceived(fd);
+    lastBytesExact_ = false;
     auto lost = [&]() {
         PgError e = PgError::fromConnection(c, PgError::Kind::ConnectionLost);
         if (e.message.isEmpty())
@@ -365,6 +385,10 @@ PgError Connection::runPipeline(const std::vector<Statement>& stmts, std::vector
             const auto st = PQresultStatus(r.get());
             if (st == PGRES_PIPELINE_SYNC) {
                 PQexitPipelineMode(c);
+                if (const std::optional<quint64> after = tcpBefore ? tcpBytesReceived(fd) : std::nullopt) {
+                    lastBytes_ = qint64(*after - *tcpBefore);
+                    lastBytesExact_ = true;
+                }
                 return first;
             }
             lastBytes_ += qint64(PQresultMemorySize(r.get()));

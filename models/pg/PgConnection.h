@@ -101,8 +101,11 @@ public:
     // Convenience: one statement, one result.
     PgError exec(const Statement& stmt, ResultPtr& out, Clock::time_point deadline);
 
-    // Bytes received during the last runPipeline (approximate: sum of PQresult sizes).
+    // Bytes received during the last runPipeline: counted by the kernel on a TCP socket (what
+    // crossed the network, TLS included; lastBytesExact()). Over a Unix socket nothing counts them:
+    // the results' size in libpq's memory stands in (an overestimate).
     qint64 lastBytesReceived() const { return lastBytes_; }
+    bool lastBytesExact() const { return lastBytesExact_; }
     int serverVersion() const { return conn_ ? PQserverVersion(conn_.get()) : 0; }
     int backendPid() const { return conn_ ? PQbackendPID(conn_.get()) : 0; }
 
@@ -123,6 +126,7 @@ private:
 
     ConnPtr conn_;
     qint64 lastBytes_ = 0;
+    bool lastBytesExact_ = false;
     const std::atomic<bool>* abort_ = nullptr;
 };
 

@@ -157,6 +157,41 @@ private Q_SLOTS:
         QCOMPARE(s.server.user, QStringLiteral("lw_pw"));
     }
 
+    // The status bar's kB. Over TCP: the bytes the kernel received for the refresh, which are
+    // exactly the protocol's messages. Over a Unix socket: the results' memory, marked not exact.
+    void bytesReceivedAreCountedOnTheWire()
+    {
+        const auto deadline = [] { return pg::Clock::now() + std::chrono::seconds(10); };
+        const std::vector<pg::Statement> rows = {{"SELECT g FROM generate_series(1, 10000) g", {}}};
+        std::vector<pg::StatementResult> res;
+        pg::Connection tcp;
+        pg::ConnectOptions o;
+        o.dsn = expand("host=127.0.0.1 port=%PORT% user=%SU% dbname=postgres sslmode=disable");
+        QVERIFY2(!tcp.connect(o).isError(), qPrintable(o.dsn));
+        QVERIFY(!tcp.runPipeline(rows, res, deadline()).isError());
+        QVERIFY(tcp.lastBytesExact());
+        // ParseComplete, BindComplete, RowDescription (one int4 column "g"), 10 000 DataRows of
+        // 11 bytes plus the digits (38 894 in all), CommandComplete "SELECT 10000", ReadyForQuery.
+        const qint64 wire = 5 + 5 + (7 + 2 + 18) + (10000 * 11 + 38894) + (5 + 13) + 6;
+        QCOMPARE(tcp.lastBytesReceived(), wire);
+        QVERIFY(!tcp.runPipeline({{"SELECT 1", {}}}, res, deadline()).isError());
+        QCOMPARE(tcp.lastBytesReceived(), 5 + 5 + (7 + 9 + 18) + (11 + 1) + (5 + 9) + 6); // "?column?"
+
+        pg::Connection local;
+        o.dsn = srv_->dsn();
+        QVERIFY(!local.connect(o).isError());
+        QVERIFY(!local.runPipeline(rows, res, deadline()).isError());
+        QVERIFY(!local.lastBytesExact());
+        QVERIFY(local.lastBytesReceived() > wire); // libpq's memory for the rows: more than the wire
+
+        // The poller's snapshot carries both.
+        Poller p(configFor(expand("host=127.0.0.1 port=%PORT% user=%SU% dbname=postgres sslmode=disable")));
+        const Snapshot s = p.refreshOnce();
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+        QVERIFY(s.bytesExact);
+        QVERIFY(s.bytesReceived > 0);
+    }
+
     void badInputs_data()
     {
         QTest::addColumn<QString>("dsn");
