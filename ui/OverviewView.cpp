@@ -119,11 +119,11 @@ OverviewView::OverviewView(Monitor* monitor, QWidget* parent) : QWidget(parent),
     health_->setTextFormat(Qt::RichText);
     health_->setWordWrap(true);
     list_ = new QListView(this);
-    auto* sorted = new WorstFirst(this);
-    sorted->setSourceModel(monitor_->findings());
-    sorted->setDynamicSortFilter(true);
-    sorted->sort(0);
-    list_->setModel(sorted);
+    sorted_ = new WorstFirst(this);
+    sorted_->setSourceModel(monitor_->findings());
+    sorted_->setDynamicSortFilter(true);
+    sorted_->sort(0);
+    list_->setModel(sorted_);
     list_->setItemDelegate(new CardDelegate(monitor_, list_));
     list_->setSelectionMode(QAbstractItemView::SingleSelection);
     list_->setSpacing(1);
@@ -172,8 +172,9 @@ QString OverviewView::shortStatus() const
     const FindingsModel* f = monitor_->findings();
     if (f->rowCount() == 0)
         return tr("all clear");
+    // The worst, as the list shows it first (the model keeps its rows in arrival order).
     return problems(f->rowCount()) + QStringLiteral(" — ") +
-           findingKindKey(f->finding(0).kind).replace('_', ' ');
+           sorted_->index(0, 0).data(FindingsModel::KindRole).toString().replace('_', ' ');
 }
 
 QString OverviewView::healthText() const

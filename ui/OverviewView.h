@@ -6,6 +6,7 @@
 class QLabel;
 class QListView;
 class QPushButton;
+class QSortFilterProxyModel;
 
 namespace lw {
 class Monitor;
@@ -43,6 +44,7 @@ private:
     Monitor* monitor_;
     QLabel* health_;
     QListView* list_;
+    QSortFilterProxyModel* sorted_; // worst first, then the oldest
     QLabel* detail_;
     QPushButton* open_;
     QPushButton* act_;

@@ -22,6 +22,40 @@ class TestOverview : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // The tab and window titles name the worst problem, which may have come after the others (the
+    // findings model keeps rows in arrival order; the list sorts them).
+    void shortStatusNamesTheWorst()
+    {
+        // A monitor of recorded data, shown one quiet snapshot: no own findings, and the server
+        // clock the companion's findings are dated by.
+        const std::unique_ptr<Monitor> recorded = Monitor::recorded(PollerConfig{}, QStringLiteral("test"));
+        Monitor& monitor = *recorded;
+        Snapshot quiet;
+        quiet.ok = true;
+        quiet.serverNow = 1000;
+        quiet.cluster.maxConnections = 100;
+        quiet.cluster.hasMonitorPrivilege = true;
+        quiet.analysis = std::make_shared<const Analysis>(analyze(quiet, monitor.config().analysis, nullptr));
+        monitor.showRecorded(quiet);
+        ui::OverviewView view(&monitor);
+        QCOMPARE(view.shortStatus(), QStringLiteral("all clear"));
+        auto finding = [](FindingKind kind, int severity) {
+            Finding f;
+            f.kind = kind;
+            f.severity = severity;
+            f.subject = QStringLiteral("x");
+            f.id = findingKindKey(kind) + QStringLiteral(":x");
+            f.title = f.id;
+            return f;
+        };
+        monitor.setExternalFindings(QStringLiteral("test"), {finding(FindingKind::KeyCollision, 2)});
+        QCOMPARE(view.shortStatus(), QStringLiteral("1 problem — key collision"));
+        monitor.setExternalFindings(QStringLiteral("test"), {finding(FindingKind::KeyCollision, 2),
+                                                             finding(FindingKind::PoolPinned, 3)});
+        QCOMPARE(monitor.findings()->finding(0).kind, FindingKind::KeyCollision); // arrival order
+        QCOMPARE(view.shortStatus(), QStringLiteral("2 problems — pool pinned"));
+    }
+
     void namesPinnedPoolAndStaleLeaseWithoutAClick()
     {
         test::TestDatabase db("overview");
