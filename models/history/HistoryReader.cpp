@@ -488,7 +488,11 @@ std::vector<LeaseTimelineEvent> HistoryReader::timeline(const QString& name) con
             e.kind = K::Released;
             break;
         }
-        lastHolder = c.holder;
+        // After a release the lease is gone: whoever takes it next replaces nobody.
+        if (c.kind == ChangeKind::Release)
+            lastHolder.reset();
+        else
+            lastHolder = c.holder;
         out.push_back(std::move(e));
     }
     // Forced expiries the refreshes did not catch as a change (re-taken within one interval).

@@ -253,6 +253,39 @@ private Q_SLOTS:
         QCOMPARE(m.rowCount(), 1);
     }
 
+    // A take after a release replaced nobody: the lease was gone. A holder change while the lease
+    // was still valid (no release seen) is told as a replacement.
+    void takeAfterReleaseReplacesNobody()
+    {
+        const QString path = file(QStringLiteral("retake.sqlite"));
+        HistoryWriter w(options(path));
+        QVERIFY(w.isOpen());
+        const QString h1 = QStringLiteral("app-1:11:aaaa"), h2 = QStringLiteral("app-2:22:bbbb");
+        auto at = [&](double now, std::vector<LeaseRow> leases) {
+            SnapshotSpec sp;
+            sp.now = now;
+            sp.leases = std::move(leases);
+            return w.write(makeSnapshot(sp));
+        };
+        QVERIFY(at(1000, {lease("job", h1, 995, 1010)}));
+        QVERIFY(at(1001, {}));                           // released by h1
+        QVERIFY(at(1002, {lease("job", h2, 1002, 1012)})); // taken afresh by h2
+        QVERIFY(at(1003, {lease("job", h1, 1003, 1013)})); // h1 in place of h2, which had not expired
+
+        using K = LeaseTimelineEvent::Kind;
+        const auto tl = HistoryReader(path).timeline(QStringLiteral("job"));
+        QStringList shown;
+        for (const auto& e : tl)
+            shown << timelineKindText(e.kind) + QStringLiteral(" | ") + e.detail;
+        QCOMPARE(int(tl.size()), 4);
+        QCOMPARE(tl[1].kind, K::Released);
+        QCOMPARE(tl[2].kind, K::Take);
+        QVERIFY2(tl[2].detail.isEmpty() && tl[2].previousHolder.isEmpty(), qPrintable(shown.join("; ")));
+        QCOMPARE(tl[3].kind, K::Take);
+        QCOMPARE(tl[3].previousHolder, h2);
+        QCOMPARE(tl[3].detail, QStringLiteral("replaced app-2:22:bbbb before its lease expired"));
+    }
+
     void reconstructsFullSnapshots_data()
     {
         QTest::addColumn<int>("index");
