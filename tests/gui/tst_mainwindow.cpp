@@ -60,7 +60,10 @@ private Q_SLOTS:
         table->selectRow(rowOf("job-7"));
         db.exec("UPDATE leases SET expires_at = now() + interval '5 min' WHERE name = 'job-9'");
         const int before = refreshed.count();
-        QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= before + 2, 5000);
+        // Two refreshes: 0.4 s at the 200 ms interval, but the footprint budget (1 % of wall time)
+        // stretches the interval when the server takes longer per refresh, as on a loaded machine
+        // (a fresh-clone run under ctest -j2 once needed 5.35 s). The wait ends when they come.
+        QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= before + 2, 30000);
         QTRY_COMPARE(table->model()->index(0, LeaseModel::Name).data().toString(), QStringLiteral("job-9"));
         const auto selected = table->selectionModel()->selectedRows(LeaseModel::Name);
         QCOMPARE(selected.size(), 1);
@@ -70,7 +73,7 @@ private Q_SLOTS:
         w.leasesView()->filterEdit()->setText("app-1");
         QTRY_COMPARE(table->model()->rowCount(), 7); // i % 3 == 1 for i in 1..20
         const int before2 = refreshed.count();
-        QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= before2 + 2, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= before2 + 2, 30000);
         QCOMPARE(table->model()->rowCount(), 7);
         QVERIFY(w.tabs()->tabText(w.tabs()->indexOf(w.leasesView())).startsWith("Leases"));
         QCOMPARE(w.tabs()->indexOf(w.overviewView()), 0); // the overview comes first
