@@ -75,8 +75,7 @@ public:
         lastError_.clear();
         for (Finding& f : bouncer::slotFindings(bouncer::slotHolds(b, s)))
             findings.push_back(std::move(f));
-        std::stable_sort(findings.begin(), findings.end(),
-                         [](const Finding& x, const Finding& y) { return x.severity > y.severity; });
+        sortWorstFirst(findings);
     }
 
 private:

@@ -157,10 +157,10 @@ QString LeaseModel::display(const Entry& e, int column, double now) const
     case HeldFor:
         return r.takenAt ? formatDuration(std::max(0.0, heldUntil(e, now) - *r.takenAt)) : QStringLiteral("—");
     case ExpiresIn: {
-        // A released row is gone from the table: its last expiry no longer counts down.
-        if (!r.expiresAt || e.track.releasedAt)
+        const std::optional<double> expiry = liveExpiry(e);
+        if (!expiry)
             return QStringLiteral("—");
-        QString s = formatCountdown(*r.expiresAt - now);
+        QString s = formatCountdown(*expiry - now);
         if (!live_)
             s += QStringLiteral(" (unverified)");
         return s;
@@ -190,7 +190,7 @@ QVariant LeaseModel::sortValue(const Entry& e, int column, double now) const
     case HeldFor:
         return r.takenAt ? heldUntil(e, now) - *r.takenAt : -1e300;
     case ExpiresIn:
-        return r.expiresAt && !e.track.releasedAt ? *r.expiresAt - now : 1e300;
+        return liveExpiry(e) ? *liveExpiry(e) - now : 1e300;
     case State:
         return leaseStateSeverity(classifyLease(e.track, now, policy_));
     default:
@@ -223,9 +223,7 @@ bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity c
     // The keys sortValue() gives, less the server time where it cancels out (a - now < b - now):
     // a sort makes millions of comparisons, and a clock reading each would triple a name sort's time.
     auto taken = [](const Entry& e) { return e.track.row.takenAt.value_or(-1e300); };
-    auto expires = [](const Entry& e) {
-        return e.track.row.expiresAt && !e.track.releasedAt ? *e.track.row.expiresAt : 1e300;
-    };
+    auto expires = [](const Entry& e) { return liveExpiry(e).value_or(1e300); };
     auto pid = [](const Entry& e) { return e.holder.structured ? e.holder.pid : qint64(-1); };
     switch (column) {
     case Pid:
@@ -280,7 +278,7 @@ QVariant LeaseModel::data(const QModelIndex& index, int role) const
     case FilterRole:
         return e.track.row.name + QLatin1Char(' ') + e.track.row.holder.value_or(QString());
     case SecondsLeftRole:
-        return e.track.row.expiresAt && !e.track.releasedAt ? QVariant(*e.track.row.expiresAt - now) : QVariant();
+        return liveExpiry(e) ? QVariant(*liveExpiry(e) - now) : QVariant();
     case KeyRole:
         return e.key;
     case Qt::ToolTipRole:

@@ -86,6 +86,11 @@ private:
     static QStringView sortText(const Entry& e, int column); // Name, Host, Token
     // The end of the hold: `now`, or the refresh that found the row released.
     static double heldUntil(const Entry& e, double now) { return e.track.releasedAt.value_or(now); }
+    // The expiry that still counts down: none once the row is released (gone from the table).
+    static std::optional<double> liveExpiry(const Entry& e)
+    {
+        return e.track.releasedAt ? std::nullopt : e.track.row.expiresAt;
+    }
     void rebuildIndex();
 
     struct Update

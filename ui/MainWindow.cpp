@@ -358,14 +358,19 @@ void MainWindow::showNotice(const QString& text, int ms, bool alert)
     noticeTimer_->start(ms);
 }
 
+QString MainWindow::alertLine(const QString& text)
+{
+    return tr("ALERT: %1").arg(text);
+}
+
 void MainWindow::showAlert(const QString& text)
 {
-    showNotice(tr("ALERT: %1").arg(text), 30000, true);
+    showNotice(alertLine(text), 30000, true);
 }
 
 void MainWindow::alertCleared(const QString& text)
 {
-    if (noticeText() == tr("ALERT: %1").arg(text))
+    if (noticeText() == alertLine(text))
         showNotice(tr("alert cleared at %1: %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text),
                    30000);
 }

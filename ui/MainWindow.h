@@ -51,6 +51,7 @@ public:
     // (at night, a red line that outlived its cause reads as a live problem).
     void showAlert(const QString& text);
     void alertCleared(const QString& text);
+    static QString alertLine(const QString& text); // the status bar's line for an alert
     QString noticeText() const;
 
     PoolView* poolView() const;
