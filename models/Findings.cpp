@@ -92,6 +92,21 @@ std::vector<Finding> collectFindings(const Snapshot& s, const LeaseModel& leases
                                      const DeadlockWindow* deadlocks)
 {
     std::vector<Finding> out = leaseFindings(leases);
+    if (s.leasesError) {
+        // Blind to leases: never "all clear" while the table cannot be read.
+        const pg::PgError& e = *s.leasesError;
+        Finding f;
+        f.kind = FindingKind::LeasesUnreadable;
+        f.severity = 2;
+        f.subject = QString(); // the Leases page as it is
+        f.id = findingKindKey(f.kind);
+        f.title = QStringLiteral("leases not shown: %1%2")
+                      .arg(e.message, e.sqlstate.isEmpty() ? QString() : QStringLiteral(" (SQLSTATE %1)").arg(e.sqlstate));
+        f.explanation = QStringLiteral("The console cannot read the leases table, so it shows no holders, no "
+                                       "countdowns and no stale leases; locks, sessions and pools are still live.");
+        f.fix = e.advice().isEmpty() ? QStringLiteral("Check the leases-table settings of the profile.") : e.advice();
+        out.push_back(f);
+    }
     if (s.analysis)
         out.insert(out.end(), s.analysis->findings.begin(), s.analysis->findings.end());
     if (deadlocks && deadlocks->deadlocksInWindow() > 0) {

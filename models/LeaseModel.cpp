@@ -397,6 +397,7 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     const bool first = !haveSnapshot_;
     haveSnapshot_ = true;
     live_ = true;
+    tableProblem_ = s.leasesError ? s.leasesError->toDisplayString() : QString(); // said by summaryChanged()
     if (s.leasesError) {
         // The table is unreadable this time: keep the rows, but they are not current.
         live_ = false;

@@ -44,6 +44,9 @@ public:
     double serverNowEstimate() const;
     bool hasData() const { return haveSnapshot_; }
     bool isLive() const { return live_; }
+    // Why the last refresh could not read the leases table (its message and what to do); empty
+    // when it could.
+    const QString& tableProblem() const { return tableProblem_; }
     // Age of the data in seconds (monotonic), for "data is N s old" while disconnected.
     double dataAgeSeconds() const;
 
@@ -138,6 +141,7 @@ private:
     qint64 receivedMs_ = 0;
     bool haveSnapshot_ = false;
     bool live_ = false;
+    QString tableProblem_;
     bool writerClockCheck_ = false;
 };
 

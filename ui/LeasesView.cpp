@@ -63,6 +63,11 @@ QString LeasesView::summaryText() const
     return summary_->text();
 }
 
+QString LeasesView::problemText() const
+{
+    return problem_->isHidden() ? QString() : problem_->text();
+}
+
 void LeasesView::updateSummary()
 {
     const auto counts = model_->stateCounts();
@@ -90,8 +95,12 @@ void LeasesView::updateSummary()
         text += QStringLiteral(" — <span style='color:#9e9e9e'>data %1 old, not live</span>")
                     .arg(formatDuration(model_->dataAgeSeconds()));
     summary_->setText(text);
+    const QString& problem = model_->tableProblem();
+    problem_->setText(problem.isEmpty() ? QString() : tr("The leases table could not be read: %1").arg(problem));
+    problem_->setVisible(!problem.isEmpty());
     const int stale = counts[size_t(LeaseState::Stale)];
-    Q_EMIT summaryChanged(stale      ? tr("Leases (%1 stale)").arg(stale)
+    Q_EMIT summaryChanged(!problem.isEmpty() ? tr("Leases (not read)")
+                          : stale          ? tr("Leases (%1 stale)").arg(stale)
                           : problems ? tr("Leases (%1 need attention)").arg(problems)
                                      : tr("Leases"));
 }

@@ -24,6 +24,7 @@ public:
     QLineEdit* filterEdit() const { return filter_; }
     LeaseSortFilterProxy* proxy() const { return proxy_; }
     QString summaryText() const;
+    QString problemText() const; // the banner above the table; empty while hidden
 
 Q_SIGNALS:
     void summaryChanged(const QString& tabText);

@@ -210,7 +210,9 @@ void LocksView::signalBackend(int pid, bool terminate, bool confirm)
 QString LocksView::tabText() const
 {
     const int n = monitor_->findings()->count(2);
-    return n ? tr("Advisory locks && sessions (%1 findings)").arg(n) : tr("Advisory locks && sessions");
+    if (n == 0)
+        return tr("Advisory locks && sessions");
+    return n == 1 ? tr("Advisory locks && sessions (1 finding)") : tr("Advisory locks && sessions (%1 findings)").arg(n);
 }
 
 void LocksView::showFindingDetail()

@@ -239,7 +239,8 @@ void OverviewView::openCurrent()
         return;
     const QString kind = cur.data(FindingsModel::KindRole).toString();
     const QString subject = cur.data(FindingsModel::SubjectRole).toString();
-    if (kind == QLatin1String("stale_lease") || kind == QLatin1String("writer_clock_skew"))
+    if (kind == QLatin1String("stale_lease") || kind == QLatin1String("writer_clock_skew") ||
+        kind == QLatin1String("leases_unreadable"))
         Q_EMIT showLease(subject);
     else if (kind == QLatin1String("connections_near_limit") || kind == QLatin1String("lock_table_pressure"))
         Q_EMIT showPools();

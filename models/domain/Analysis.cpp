@@ -81,6 +81,8 @@ QString findingKindKey(FindingKind k)
         return QStringLiteral("hidden_by_privileges");
     case FindingKind::BouncerSlotHoldsLock:
         return QStringLiteral("bouncer_slot_holds_lock");
+    case FindingKind::LeasesUnreadable:
+        return QStringLiteral("leases_unreadable");
     }
     return {};
 }

@@ -104,6 +104,7 @@ enum class FindingKind {
     WriterClockSkew,
     HiddenByPrivileges,
     BouncerSlotHoldsLock,
+    LeasesUnreadable,
 };
 QString findingKindKey(FindingKind k);
 

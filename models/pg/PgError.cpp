@@ -105,10 +105,14 @@ QString PgError::toDisplayString() const
     QString s = message;
     if (!sqlstate.isEmpty())
         s += QStringLiteral(" (SQLSTATE %1)").arg(sqlstate);
-    const QString advice = hint.isEmpty() ? adviceFor(sqlstate, message) : hint;
-    if (!advice.isEmpty())
-        s += QStringLiteral(" — ") + advice;
+    if (const QString what = advice(); !what.isEmpty())
+        s += QStringLiteral(" — ") + what;
     return s;
+}
+
+QString PgError::advice() const
+{
+    return hint.isEmpty() ? adviceFor(sqlstate, message) : hint;
 }
 
 PgError PgError::fromResult(const PGresult* res, const PGconn* conn)

@@ -30,6 +30,8 @@ struct PgError
     }
     // "message (SQLSTATE xxxxx) — what to do"
     QString toDisplayString() const;
+    // What to do: the server's hint, else ours for the SQLSTATE or message (may be empty).
+    QString advice() const;
 
     static PgError fromResult(const PGresult* res, const PGconn* conn);
     static PgError fromConnection(const PGconn* conn, Kind kind);

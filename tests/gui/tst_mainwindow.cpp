@@ -6,11 +6,13 @@
 #include "Monitor.h"
 #include "OverviewView.h"
 #include "TestCluster.h"
+#include "Findings.h"
 
 #include <QDir>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
@@ -83,6 +85,54 @@ private Q_SLOTS:
         w.leasesView()->filterEdit()->clear();
         QTest::qWait(300);
         QVERIFY(w.grab().save(dir + "/test-mainwindow-leases.png"));
+    }
+
+    // A leases table the console cannot read is said where the operator looks: a finding on the
+    // Overview (never "all clear" while blind to leases), a banner over the Leases table naming the
+    // problem and what to do, the tab titles. Repaired, all of it goes away without a restart.
+    void unreadableLeasesTableIsSaidAndClears()
+    {
+        test::TestDatabase db("gui_badtable");
+        db.exec("CREATE TABLE leases(name text primary key, owner text, expires timestamptz)");
+        Monitor monitor(test::pollerConfig(db.dsn(), 200));
+        ui::MainWindow w(&monitor, QStringLiteral("test"));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        monitor.start();
+
+        ui::OverviewView* overview = w.overviewView();
+        QTRY_VERIFY_WITH_TIMEOUT(overview->shortStatus() == QStringLiteral("1 problem — leases unreadable"), 10000);
+        QVERIFY2(!overview->healthText().contains("All clear"), qPrintable(overview->healthText()));
+        const Finding f = monitor.findings()->finding(0);
+        QCOMPARE(f.kind, FindingKind::LeasesUnreadable);
+        QCOMPARE(f.severity, 2);
+        QVERIFY2(f.title.contains("public.leases does not match the profile") && f.title.contains("42703"),
+                 qPrintable(f.title));
+        QVERIFY2(f.fix.contains("column mapping"), qPrintable(f.fix));
+        const QString banner = w.leasesView()->problemText();
+        QVERIFY2(banner.contains("column \"holder\" (the holder column) is missing") &&
+                     banner.contains(" — fix the column mapping"),
+                 qPrintable(banner));
+        QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(w.leasesView())), QStringLiteral("Leases (not read)"));
+
+        // Enter on the card opens the Leases page.
+        w.tabs()->setCurrentWidget(overview);
+        QListView* cards = overview->findChild<QListView*>();
+        QVERIFY(cards);
+        cards->setFocus();
+        cards->setCurrentIndex(cards->model()->index(0, 0));
+        QTest::keyClick(cards, Qt::Key_Return);
+        QCOMPARE(w.tabs()->currentWidget(), w.leasesView());
+
+        // Repaired: the table is checked again while it fails (every 10 refreshes).
+        db.exec("ALTER TABLE leases RENAME COLUMN owner TO holder");
+        db.exec("ALTER TABLE leases RENAME COLUMN expires TO expires_at");
+        db.exec("ALTER TABLE leases ADD COLUMN taken_at timestamptz");
+        db.exec("INSERT INTO leases VALUES ('job-1', 'app-1:7:00ff00ff00ff00ff', now() + interval '1 min', now())");
+        QTRY_VERIFY_WITH_TIMEOUT(w.leasesView()->table()->model()->rowCount() == 1, 30000);
+        QVERIFY(w.leasesView()->problemText().isEmpty());
+        QCOMPARE(overview->shortStatus(), QStringLiteral("all clear"));
+        QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(w.leasesView())), QStringLiteral("Leases"));
     }
 
     // An alert (30 s) must not hide whether the console is connected: it has a label of its own.

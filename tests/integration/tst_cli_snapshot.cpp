@@ -51,6 +51,10 @@ private Q_SLOTS:
         QCOMPARE(r.code, 3); // connected, but the leases table is missing
         QVERIFY2(r.err.contains("leases table public.leases does not exist"), qPrintable(r.err));
         QCOMPARE(r.err.trimmed().count('\n'), 0);
+        // Blind to leases is a problem, not "all clear".
+        QVERIFY2(r.out.contains("1 PROBLEM") && !r.out.contains("ALL CLEAR"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("[WARN] leases not shown: leases table public.leases does not exist (SQLSTATE 42P01)"),
+                 qPrintable(r.out));
 
         db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at "
                 "timestamptz)");
