@@ -100,6 +100,7 @@ void Monitor::onSnapshot(const Snapshot& s)
     if (s.generation != generation_)
         return; // from a worker of an older configuration
     last_ = s;
+    refreshedOk_ = refreshedOk_ || s.ok;
     leases_.applySnapshot(s);
     locks_.applySnapshot(s);
     blocking_.applySnapshot(s);

@@ -31,6 +31,8 @@ public:
     FindingsModel* findings() { return &findings_; }
     const DeadlockWindow& deadlocks() const { return deadlocks_; }
     const Snapshot& lastSnapshot() const { return last_; }
+    // Whether any refresh succeeded yet: "disconnected" (data from before) or never connected.
+    bool hasRefreshed() const { return refreshedOk_; }
     const ConnectionStatus& status() const { return status_; }
     const PollerConfig& config() const { return cfg_; }
     bool isPaused() const { return paused_; }
@@ -80,6 +82,7 @@ private:
     std::map<QString, std::vector<Finding>> external_;    // by source
     DeadlockWindow deadlocks_;
     Snapshot last_;
+    bool refreshedOk_ = false;
     ConnectionStatus status_;
     QTimer* ticker_ = nullptr;
     bool paused_ = false;

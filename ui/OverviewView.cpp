@@ -170,6 +170,11 @@ OverviewView::OverviewView(Monitor* monitor, QWidget* parent) : QWidget(parent),
 QString OverviewView::shortStatus() const
 {
     const FindingsModel* f = monitor_->findings();
+    // Never "all clear" about a database the console cannot read now.
+    if (monitor_->status().state == ConnectionStatus::State::Disconnected)
+        return monitor_->hasRefreshed() ? tr("disconnected") : tr("not connected");
+    if (!monitor_->hasRefreshed())
+        return tr("connecting");
     if (f->rowCount() == 0)
         return tr("all clear");
     // The worst, as the list shows it first (the model keeps its rows in arrival order).
@@ -188,10 +193,16 @@ void OverviewView::refresh()
     const ConnectionStatus& st = monitor_->status();
     QString text;
     if (st.state == ConnectionStatus::State::Disconnected) {
-        text =
-            tr("<span style='font-size:15pt; color:#c62828'><b>Disconnected</b></span> — %1. What follows is "
-               "data from before the connection was lost.")
-                .arg(st.error.toDisplayString().toHtmlEscaped());
+        QString why = st.error.toDisplayString().toHtmlEscaped();
+        if (!why.isEmpty() && !why.endsWith(QLatin1Char('.')) && !why.endsWith(QLatin1Char('?')))
+            why += QLatin1Char('.');
+        text = monitor_->hasRefreshed()
+                   ? tr("<span style='font-size:15pt; color:#c62828'><b>Disconnected</b></span> — %1 What follows "
+                        "is data from before the connection was lost.")
+                         .arg(why)
+                   : tr("<span style='font-size:15pt; color:#c62828'><b>Not connected</b></span> — %1 Nothing "
+                        "has been read from this database yet; the console keeps trying.")
+                         .arg(why);
     } else if (!monitor_->lastSnapshot().ok) {
         text = tr("<span style='font-size:15pt'>Connecting…</span>");
     } else if (f->rowCount() == 0) {

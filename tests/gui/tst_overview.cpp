@@ -54,6 +54,33 @@ private Q_SLOTS:
                                                              finding(FindingKind::PoolPinned, 3)});
         QCOMPARE(monitor.findings()->finding(0).kind, FindingKind::KeyCollision); // arrival order
         QCOMPARE(view.shortStatus(), QStringLiteral("2 problems — pool pinned"));
+
+        // The connection lost: the findings are from before, and the title says so.
+        Snapshot lost;
+        lost.error.kind = pg::PgError::Kind::ConnectionLost;
+        lost.error.message = QStringLiteral("server closed the connection unexpectedly");
+        monitor.showRecorded(lost);
+        QCOMPARE(view.shortStatus(), QStringLiteral("disconnected"));
+        QVERIFY2(view.healthText().contains("Disconnected") &&
+                     view.healthText().contains("reconnects by itself. What follows is data from before"),
+                 qPrintable(view.healthText()));
+    }
+
+    // Never connected: not "all clear", and the health line says nothing was read.
+    void neverConnectedIsNotAllClear()
+    {
+        PollerConfig cfg;
+        cfg.connect.dsn = QStringLiteral("host=127.0.0.1 port=1 dbname=postgres connect_timeout=2");
+        Monitor monitor(cfg);
+        ui::OverviewView view(&monitor);
+        QCOMPARE(view.shortStatus(), QStringLiteral("connecting"));
+        monitor.start();
+        QTRY_COMPARE_WITH_TIMEOUT(view.shortStatus(), QStringLiteral("not connected"), 10000);
+        const QString health = view.healthText();
+        QVERIFY2(health.contains("Not connected") && health.contains("Connection refused") &&
+                     health.contains("Nothing has been read") && !health.contains("?.") &&
+                     !health.contains("from before the connection was lost"),
+                 qPrintable(health));
     }
 
     void namesPinnedPoolAndStaleLeaseWithoutAClick()
