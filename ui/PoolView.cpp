@@ -240,6 +240,7 @@ PoolView::PoolView(Monitor* monitor, QWidget* parent)
     lay->addWidget(split, 1);
 
     connect(monitor_, &Monitor::refreshed, this, &PoolView::onRefreshed);
+    connect(monitor_, &Monitor::statusChanged, this, &PoolView::updateStatus);
     updateStatus();
 }
 
@@ -413,6 +414,11 @@ void PoolView::scrollTo(double endT)
     updateVisibleChart();
 }
 
+QString PoolView::statusText() const
+{
+    return status_->text();
+}
+
 void PoolView::updateStatus()
 {
     const auto [t0, t1] = visibleRange();
@@ -420,7 +426,14 @@ void PoolView::updateStatus()
         return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(QStringLiteral("HH:mm:ss"));
     };
     pause_->setText(following_ ? tr("Pause") : tr("Follow live"));
-    if (following_) {
+    const ConnectionStatus::State conn = monitor_->status().state;
+    if (following_ && conn != ConnectionStatus::State::Connected) {
+        // Following, but nothing arrives: the right edge is the last sample, not now.
+        status_->setText(conn == ConnectionStatus::State::Disconnected
+                             ? tr("○ not live: no connection (sampling resumes when it is back)")
+                             : tr("○ not live: connecting…"));
+        status_->setStyleSheet(QStringLiteral("color: #c62828;"));
+    } else if (following_) {
         status_->setText(tr("● live"));
         status_->setStyleSheet(QStringLiteral("color: #2e7d32;"));
     } else {

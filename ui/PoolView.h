@@ -62,6 +62,7 @@ public:
     QLabel* lockTableText() const { return lockText_; }
     QScrollBar* timeScroll() const { return scroll_; }
     QComboBox* groupByBox() const { return groupBy_; }
+    QString statusText() const; // "● live", "paused view …", "not live: …"
 
 protected:
     void showEvent(QShowEvent* e) override;

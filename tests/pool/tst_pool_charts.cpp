@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace lw;
 using namespace lw::ui;
 using test::session;
@@ -83,6 +85,38 @@ private Q_SLOTS:
         QCOMPARE(p.replaceCount(), 40);
         QVERIFY(p.valuesText(1050).contains("pinned: 4"));
         QVERIFY(p.valuesText(1050).contains("total: 6"));
+    }
+
+    // Connections are whole numbers: every label of the value axis is one, before any data too.
+    void valueAxisLabelsAreWholeNumbers()
+    {
+        ChartPanel p(QStringLiteral("t"));
+        auto whole = [&p] {
+            for (double v : p.valueTicks())
+                if (v != std::floor(v))
+                    return false;
+            return p.valueTicks().size() >= 2;
+        };
+        QVERIFY2(whole(), qPrintable(QString::number(p.valueTicks().size())));
+        p.setSeries({{"idle", Qt::gray, SeriesSpec::Kind::Stacked}});
+        for (double top : {0.0, 1.0, 3.0, 7.0}) {
+            p.setData(ramp(10, 0, {top}), 0, 10);
+            QVERIFY2(whole(), qPrintable(QString::number(top)));
+        }
+    }
+
+    // Following the live edge is "live" only while refreshes arrive.
+    void notLiveWithoutAConnection()
+    {
+        PollerConfig cfg;
+        cfg.connect.dsn = QStringLiteral("host=127.0.0.1 port=1 dbname=postgres connect_timeout=2");
+        Monitor monitor(cfg);
+        PoolView view(&monitor);
+        QVERIFY2(view.statusText().contains("not live: connecting"), qPrintable(view.statusText()));
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(view.statusText().contains("not live: no connection"), 10000);
+        view.setPaused(true);
+        QVERIFY2(view.statusText().contains("paused view"), qPrintable(view.statusText()));
     }
 
     void thinningKeepsTheSpike()

@@ -93,6 +93,7 @@ struct ChartPanel::Impl
         y = new QValueAxis;
         y->setLabelFormat(QStringLiteral("%d"));
         y->setRange(0, 1);
+        y->setTickCount(2); // whole numbers before the first data too (the default 5 read "0 0 0 0 1")
         c->addAxis(x, Qt::AlignBottom);
         c->addAxis(y, Qt::AlignLeft);
         yMax = -1;
@@ -344,6 +345,15 @@ QList<QPointF> ChartPanel::drawnPoints(int series) const
 int ChartPanel::sampleCount() const
 {
     return int(d->data.t.size());
+}
+
+QList<double> ChartPanel::valueTicks() const
+{
+    QList<double> ticks;
+    const int n = d->y->tickCount();
+    for (int i = 0; i < n; ++i)
+        ticks << d->y->min() + (d->y->max() - d->y->min()) * i / (n - 1);
+    return ticks;
 }
 
 } // namespace lw::ui

@@ -70,6 +70,7 @@ public:
     // The points of the line drawn for a series (for a stacked series: its upper edge, cumulative).
     QList<QPointF> drawnPoints(int series) const;
     int sampleCount() const; // samples in the last setData (before thinning)
+    QList<double> valueTicks() const; // where the value axis has its labels
 
 private:
     struct Impl;
