@@ -88,10 +88,14 @@ void LeasesView::updateSummary()
                      .arg(n)
                      .arg(leaseStateText(s).toHtmlEscaped());
     }
-    QString text = QStringLiteral("<b>%1 leases</b>").arg(model_->rowCount());
+    // "0 leases" only once the table was read: before, the console does not know.
+    const bool known = model_->hasData() && (model_->rowCount() > 0 || model_->tableProblem().isEmpty());
+    QString text = known ? QStringLiteral("<b>%1 leases</b>").arg(model_->rowCount())
+                         : tr("<b>Leases</b> — <span style='color:#9e9e9e'>%1</span>")
+                               .arg(model_->hasData() ? tr("not read") : tr("nothing read yet"));
     if (!parts.isEmpty())
         text += QStringLiteral(" — ") + parts.join(QStringLiteral(" · "));
-    if (model_->hasData() && !model_->isLive())
+    if (known && !model_->isLive())
         text += QStringLiteral(" — <span style='color:#9e9e9e'>data %1 old, not live</span>")
                     .arg(formatDuration(model_->dataAgeSeconds()));
     summary_->setText(text);

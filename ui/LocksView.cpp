@@ -55,7 +55,7 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     proxy_->setSortRole(AdvisoryLockModel::SortRole);
     proxy_->setDynamicSortFilter(true);
 
-    summary_ = new QLabel(this);
+    summary_ = new QLabel(tr("<b>Advisory locks</b> — <span style='color:#9e9e9e'>nothing read yet</span>"), this);
     allDbs_ = new QCheckBox(tr("Show locks of all databases"), this);
     connect(allDbs_, &QCheckBox::toggled, this, [this, filter](bool on) {
         filter->setAll(on);

@@ -101,6 +101,7 @@ private Q_SLOTS:
         monitor.start();
 
         ui::OverviewView* overview = w.overviewView();
+        QVERIFY2(w.leasesView()->summaryText().contains("nothing read yet"), qPrintable(w.leasesView()->summaryText()));
         QTRY_VERIFY_WITH_TIMEOUT(overview->shortStatus() == QStringLiteral("1 problem — leases unreadable"), 10000);
         QVERIFY2(!overview->healthText().contains("All clear"), qPrintable(overview->healthText()));
         const Finding f = monitor.findings()->finding(0);
@@ -114,6 +115,9 @@ private Q_SLOTS:
                      banner.contains(" — fix the column mapping"),
                  qPrintable(banner));
         QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(w.leasesView())), QStringLiteral("Leases (not read)"));
+        QVERIFY2(w.leasesView()->summaryText().contains("not read") &&
+                     !w.leasesView()->summaryText().contains("0 leases"),
+                 qPrintable(w.leasesView()->summaryText()));
 
         // Enter on the card opens the Leases page.
         w.tabs()->setCurrentWidget(overview);
