@@ -73,6 +73,11 @@ QString adviceFor(const QString& sqlstate, const QString& message)
         return QStringLiteral("the server or the network hangs; the console reconnects with backoff");
     if (sqlstate == QLatin1String("57P03"))
         return QStringLiteral("the server is starting up or recovering; the console retries by itself");
+    if (sqlstate == QLatin1String("55P03"))
+        return QStringLiteral(
+            "another session holds a lock that blocks this statement (ALTER TABLE, VACUUM FULL, "
+            "TRUNCATE, LOCK TABLE: a migration, or a transaction left idle); the console does not "
+            "queue behind it (lock_timeout)");
     if (sqlstate == QLatin1String("57014"))
         return QStringLiteral("the statement hit its timeout; the server may be overloaded");
     if (message.contains(QLatin1String("Connection refused")))

@@ -121,6 +121,36 @@ private Q_SLOTS:
             test::execSql(test::suiteDsn(), "DROP OWNED BY lw_noread_" + db.name() + " CASCADE");
     }
 
+    // A migration (ALTER TABLE, VACUUM FULL, TRUNCATE, LOCK TABLE) holds the leases table: the
+    // console does not queue behind it (lock_timeout), says so with what to look for, keeps the
+    // rest of the refresh, and reads the table again once the lock is gone.
+    void lockedTableIsSaidNotWaitedFor()
+    {
+        test::TestDatabase db("locked_table");
+        db.exec(kLeasesDdl);
+        db.exec("INSERT INTO leases VALUES ('job-1', 'h:1:00ff00ff00ff00ff', now(), now() + interval '1 h')");
+        pg::Connection locker;
+        pg::ConnectOptions o;
+        o.dsn = db.dsn();
+        o.readOnly = false;
+        QVERIFY(!locker.connect(o).isError());
+        pg::ResultPtr r;
+        const auto deadline = pg::Clock::now() + std::chrono::seconds(5);
+        QVERIFY(!locker.exec({"BEGIN", {}}, r, deadline).isError());
+        QVERIFY(!locker.exec({"LOCK TABLE leases IN ACCESS EXCLUSIVE MODE", {}}, r, deadline).isError());
+
+        Poller p(test::pollerConfig(db.dsn(), 200));
+        Snapshot s = p.refreshOnce();
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+        QVERIFY(s.leasesError);
+        QCOMPARE(s.leasesError->sqlstate, QStringLiteral("55P03"));
+        const QString shown = s.leasesError->toDisplayString();
+        QVERIFY2(shown.contains("lock timeout") && shown.contains("another session holds a lock that blocks this statement"), qPrintable(shown));
+        QVERIFY(!s.sessions.empty()); // the rest of the refresh is there: the locker's session
+        QVERIFY(!locker.exec({"COMMIT", {}}, r, deadline).isError());
+        QTRY_VERIFY_WITH_TIMEOUT((s = p.refreshOnce(), !s.leasesError && s.leases.size() == 1), 10000);
+    }
+
     void connectFailures_data()
     {
         QTest::addColumn<QString>("dsn");
