@@ -138,7 +138,8 @@ std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg)
         "SELECT r IS NOT NULL, CASE WHEN r IS NULL THEN NULL ELSE has_table_privilege(r, 'SELECT') END, "
         "CASE WHEN r IS NULL THEN NULL ELSE has_table_privilege(r, 'UPDATE') END, "
         "to_regnamespace(quote_ident($1::text)) IS NOT NULL, "
-        "(SELECT c.relkind IN ('r', 'p', 'm') FROM pg_class c WHERE c.oid = r) FROM (SELECT " +
+        "(SELECT c.relkind IN ('r', 'p', 'm') FROM pg_class c WHERE c.oid = r), quote_ident(current_user) "
+        "FROM (SELECT " +
         rel + " AS r) t";
     exists.params = {cfg.schema.toUtf8(), cfg.table.toUtf8()};
     pg::Statement cols;
@@ -185,10 +186,15 @@ std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
                                           "preset (default, shedlock, river)"),
                            QStringLiteral("42P01"));
     }
-    if (!flag(1))
+    if (!flag(1)) {
+        // The statement to run, ready to paste: this connection's role by name.
+        const QString role = PQnfields(ex) > 5 ? QString::fromUtf8(PQgetvalue(ex, 0, 5)) : QString();
         return schemaError(QStringLiteral("permission denied: no SELECT on %1").arg(cfg.qualifiedName()),
-                           QStringLiteral("GRANT SELECT ON %1 TO <monitoring role>").arg(cfg.qualifiedName()),
+                           QStringLiteral("GRANT SELECT ON %1 TO %2;")
+                               .arg(cfg.qualifiedName(),
+                                    role.isEmpty() ? QStringLiteral("<monitoring role>") : role),
                            QStringLiteral("42501"));
+    }
 
     QHash<QString, QString> types; // column -> base type name
     QHash<QString, QString> shown; // column -> formatted type
