@@ -7,6 +7,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QDateTime>
 #include <QMessageBox>
 #include <QPointer>
 
@@ -56,6 +57,7 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     proxy_->setDynamicSortFilter(true);
 
     summary_ = new QLabel(tr("<b>Advisory locks</b> — <span style='color:#9e9e9e'>nothing read yet</span>"), this);
+    connect(monitor_, &Monitor::statusChanged, this, &LocksView::showSummary);
     allDbs_ = new QCheckBox(tr("Show locks of all databases"), this);
     connect(allDbs_, &QCheckBox::toggled, this, [this, filter](bool on) {
         filter->setAll(on);
@@ -207,6 +209,21 @@ void LocksView::signalBackend(int pid, bool terminate, bool confirm)
     }).detach();
 }
 
+QString LocksView::summaryText() const
+{
+    return summary_->text();
+}
+
+void LocksView::showSummary()
+{
+    if (counts_.isEmpty())
+        return; // "nothing read yet"
+    // The counts of a refresh from before a connection loss are not what holds locks now.
+    const bool live = monitor_->status().state == ConnectionStatus::State::Connected;
+    const QString when = countsAt_.isEmpty() ? tr("not live") : tr("as of %1, not live").arg(countsAt_);
+    summary_->setText(live ? counts_ : counts_ + QStringLiteral(" — <span style='color:#9e9e9e'>%1</span>").arg(when));
+}
+
 QString LocksView::tabText() const
 {
     const int n = monitor_->findings()->count(2);
@@ -237,14 +254,14 @@ void LocksView::onRefreshed(const Snapshot& s)
             continue;
         (v.lock.granted ? held : waiting)++;
     }
-    summary_->setText(
-        tr("<b>%1 advisory locks held</b>, %2 waiting · %3 sessions waiting on locks · lock table "
-           "%4 of ~%5 entries")
-            .arg(held)
-            .arg(waiting)
-            .arg(s.analysis->blocking.nodes.size() - s.analysis->blocking.roots.size())
-            .arg(s.cluster.lockTableEntries)
-            .arg(s.cluster.lockTableCapacity()));
+    counts_ = tr("<b>%1</b>, %2 waiting · %3 sessions waiting on locks · lock table %4 of ~%5 entries")
+                  .arg(held == 1 ? tr("1 advisory lock held") : tr("%1 advisory locks held").arg(held))
+                  .arg(waiting)
+                  .arg(s.analysis->blocking.nodes.size() - s.analysis->blocking.roots.size())
+                  .arg(s.cluster.lockTableEntries)
+                  .arg(s.cluster.lockTableCapacity());
+    countsAt_ = s.receivedWall.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+    showSummary();
     if (!s.cluster.hasMonitorPrivilege) {
         privilege_->setText(tr("Role <b>%1</b> lacks pg_monitor: for other roles' sessions the query, state, "
                                "client address and wait event are hidden (&lt;insufficient privilege&gt;). "

@@ -30,6 +30,7 @@ public:
     QListView* findings() const { return findings_; }
     QCheckBox* allDatabases() const { return allDbs_; }
     QString tabText() const;
+    QString summaryText() const;
     // Operator actions (cancel query / terminate backend) record into `audit` (may be null).
     void setAuditLog(AuditLog* audit) { audit_ = audit; }
     QAction* cancelAction() const { return cancel_; }
@@ -45,6 +46,7 @@ Q_SIGNALS:
 
 private:
     void onRefreshed(const Snapshot& s);
+    void showSummary(); // the last counts, marked when they are not live
     void showFindingDetail();
 
     Monitor* monitor_;
@@ -55,6 +57,8 @@ private:
     QLabel* detail_;
     QLabel* privilege_;
     QLabel* summary_;
+    QString counts_;       // the last refresh's counts (rich text); empty before any
+    QString countsAt_;     // when they arrived, local HH:mm:ss
     QCheckBox* allDbs_;
     QAction* cancel_;
     QAction* terminate_;

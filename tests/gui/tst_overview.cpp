@@ -3,6 +3,7 @@
 // headless snapshot carries the same words.
 #include "LeaseModel.h"
 #include "LeasesView.h"
+#include "LocksView.h"
 #include "MainWindow.h"
 #include "Monitor.h"
 #include "OverviewView.h"
@@ -36,8 +37,13 @@ private Q_SLOTS:
         quiet.cluster.maxConnections = 100;
         quiet.cluster.hasMonitorPrivilege = true;
         quiet.analysis = std::make_shared<const Analysis>(analyze(quiet, monitor.config().analysis, nullptr));
+        ui::LocksView locks(&monitor);
+        QVERIFY2(locks.summaryText().contains("nothing read yet"), qPrintable(locks.summaryText()));
         monitor.showRecorded(quiet);
         ui::OverviewView view(&monitor);
+        QVERIFY2(locks.summaryText().startsWith("<b>0 advisory locks held</b>") &&
+                     !locks.summaryText().contains("not live"),
+                 qPrintable(locks.summaryText()));
         QCOMPARE(view.shortStatus(), QStringLiteral("all clear"));
         auto finding = [](FindingKind kind, int severity) {
             Finding f;
@@ -61,6 +67,9 @@ private Q_SLOTS:
         lost.error.message = QStringLiteral("server closed the connection unexpectedly");
         monitor.showRecorded(lost);
         QCOMPARE(view.shortStatus(), QStringLiteral("disconnected"));
+        QVERIFY2(locks.summaryText().startsWith("<b>0 advisory locks held</b>") &&
+                     locks.summaryText().contains("not live"),
+                 qPrintable(locks.summaryText()));
         QVERIFY2(view.healthText().contains("Disconnected") &&
                      view.healthText().contains("reconnects by itself. What follows is data from before"),
                  qPrintable(view.healthText()));
