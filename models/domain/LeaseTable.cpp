@@ -179,11 +179,11 @@ std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
     if (!flag(0)) {
         if (!flag(3))
             return schemaError(QStringLiteral("schema \"%1\" does not exist").arg(cfg.schema),
-                               QStringLiteral("set the leases table's schema in the profile (or create it)"),
+                               QStringLiteral("set the leases table's schema in the profile or with --table (or create it)"),
                                QStringLiteral("3F000"));
         return schemaError(QStringLiteral("leases table %1 does not exist").arg(cfg.qualifiedName()),
-                           QStringLiteral("set the leases table in the profile (schema, table), or choose a "
-                                          "preset (default, shedlock, river)"),
+                           QStringLiteral("set the leases table in the profile (schema, table) or with --table, or "
+                                          "choose a preset (--preset default, shedlock, river)"),
                            QStringLiteral("42P01"));
     }
     if (!flag(1)) {
@@ -242,7 +242,8 @@ std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
     if (!problems.isEmpty())
         return schemaError(QStringLiteral("%1 does not match the profile: %2")
                                .arg(cfg.qualifiedName(), problems.join(QStringLiteral("; "))),
-                           QStringLiteral("fix the column mapping in the profile's leases-table settings"),
+                           QStringLiteral("fix the column mapping in the profile's leases-table settings (or --columns, "
+                                          "--time-kind)"),
                            QStringLiteral("42703"));
     return std::nullopt;
 }

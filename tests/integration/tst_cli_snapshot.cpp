@@ -50,6 +50,7 @@ private Q_SLOTS:
         Run r = runLeasewatch({"snapshot", db.dsn()});
         QCOMPARE(r.code, 3); // connected, but the leases table is missing
         QVERIFY2(r.err.contains("leases table public.leases does not exist"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("or with --table") && r.err.contains("--preset"), qPrintable(r.err)); // options of this command
         QCOMPARE(r.err.trimmed().count('\n'), 0);
         // Blind to leases is a problem, not "all clear".
         QVERIFY2(r.out.contains("1 PROBLEM") && !r.out.contains("ALL CLEAR"), qPrintable(r.out));
