@@ -100,13 +100,14 @@ void LeasesView::updateSummary()
                     .arg(formatDuration(model_->dataAgeSeconds()));
     summary_->setText(text);
     const QString& problem = model_->tableProblem();
-    problem_->setText(problem.isEmpty() ? QString() : tr("The leases table could not be read: %1").arg(problem));
+    problem_->setText(problem.isEmpty() ? QString()
+                                        : tr("The leases table could not be read: %1").arg(problem));
     problem_->setVisible(!problem.isEmpty());
     const int stale = counts[size_t(LeaseState::Stale)];
     Q_EMIT summaryChanged(!problem.isEmpty() ? tr("Leases (not read)")
-                          : stale          ? tr("Leases (%1 stale)").arg(stale)
-                          : problems ? tr("Leases (%1 need attention)").arg(problems)
-                                     : tr("Leases"));
+                          : stale            ? tr("Leases (%1 stale)").arg(stale)
+                          : problems         ? tr("Leases (%1 need attention)").arg(problems)
+                                             : tr("Leases"));
 }
 
 } // namespace lw::ui

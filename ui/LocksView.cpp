@@ -56,7 +56,8 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     proxy_->setSortRole(AdvisoryLockModel::SortRole);
     proxy_->setDynamicSortFilter(true);
 
-    summary_ = new QLabel(tr("<b>Advisory locks</b> — <span style='color:#9e9e9e'>nothing read yet</span>"), this);
+    summary_ =
+        new QLabel(tr("<b>Advisory locks</b> — <span style='color:#9e9e9e'>nothing read yet</span>"), this);
     connect(monitor_, &Monitor::statusChanged, this, &LocksView::showSummary);
     allDbs_ = new QCheckBox(tr("Show locks of all databases"), this);
     connect(allDbs_, &QCheckBox::toggled, this, [this, filter](bool on) {
@@ -221,7 +222,8 @@ void LocksView::showSummary()
     // The counts of a refresh from before a connection loss are not what holds locks now.
     const bool live = monitor_->status().state == ConnectionStatus::State::Connected;
     const QString when = countsAt_.isEmpty() ? tr("not live") : tr("as of %1, not live").arg(countsAt_);
-    summary_->setText(live ? counts_ : counts_ + QStringLiteral(" — <span style='color:#9e9e9e'>%1</span>").arg(when));
+    summary_->setText(live ? counts_
+                           : counts_ + QStringLiteral(" — <span style='color:#9e9e9e'>%1</span>").arg(when));
 }
 
 QString LocksView::tabText() const
@@ -229,7 +231,8 @@ QString LocksView::tabText() const
     const int n = monitor_->findings()->count(2);
     if (n == 0)
         return tr("Advisory locks && sessions");
-    return n == 1 ? tr("Advisory locks && sessions (1 finding)") : tr("Advisory locks && sessions (%1 findings)").arg(n);
+    return n == 1 ? tr("Advisory locks && sessions (1 finding)")
+                  : tr("Advisory locks && sessions (%1 findings)").arg(n);
 }
 
 void LocksView::showFindingDetail()

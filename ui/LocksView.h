@@ -57,8 +57,8 @@ private:
     QLabel* detail_;
     QLabel* privilege_;
     QLabel* summary_;
-    QString counts_;       // the last refresh's counts (rich text); empty before any
-    QString countsAt_;     // when they arrived, local HH:mm:ss
+    QString counts_;   // the last refresh's counts (rich text); empty before any
+    QString countsAt_; // when they arrived, local HH:mm:ss
     QCheckBox* allDbs_;
     QAction* cancel_;
     QAction* terminate_;

@@ -196,13 +196,15 @@ void OverviewView::refresh()
         QString why = st.error.toDisplayString().toHtmlEscaped();
         if (!why.isEmpty() && !why.endsWith(QLatin1Char('.')) && !why.endsWith(QLatin1Char('?')))
             why += QLatin1Char('.');
-        text = monitor_->hasRefreshed()
-                   ? tr("<span style='font-size:15pt; color:#c62828'><b>Disconnected</b></span> — %1 What follows "
-                        "is data from before the connection was lost.")
-                         .arg(why)
-                   : tr("<span style='font-size:15pt; color:#c62828'><b>Not connected</b></span> — %1 Nothing "
-                        "has been read from this database yet; the console keeps trying.")
-                         .arg(why);
+        text =
+            monitor_->hasRefreshed()
+                ? tr("<span style='font-size:15pt; color:#c62828'><b>Disconnected</b></span> — %1 What "
+                     "follows "
+                     "is data from before the connection was lost.")
+                      .arg(why)
+                : tr("<span style='font-size:15pt; color:#c62828'><b>Not connected</b></span> — %1 Nothing "
+                     "has been read from this database yet; the console keeps trying.")
+                      .arg(why);
     } else if (!monitor_->lastSnapshot().ok) {
         text = tr("<span style='font-size:15pt'>Connecting…</span>");
     } else if (f->rowCount() == 0) {

@@ -432,7 +432,8 @@ void PoolView::updateStatus()
         // Short: the label's width is the controls row's minimum, and so the window's.
         status_->setText(conn == ConnectionStatus::State::Disconnected ? tr("○ not live: no connection")
                                                                        : tr("○ not live: connecting…"));
-        status_->setToolTip(tr("Nothing arrives from the database; sampling resumes when the connection is back."));
+        status_->setToolTip(
+            tr("Nothing arrives from the database; sampling resumes when the connection is back."));
         status_->setStyleSheet(QStringLiteral("color: #c62828;"));
     } else if (following_) {
         status_->setText(tr("● live"));

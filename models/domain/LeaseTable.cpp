@@ -178,22 +178,24 @@ std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
     auto flag = [&](int col) { return !PQgetisnull(ex, 0, col) && PQgetvalue(ex, 0, col)[0] == 't'; };
     if (!flag(0)) {
         if (!flag(3))
-            return schemaError(QStringLiteral("schema \"%1\" does not exist").arg(cfg.schema),
-                               QStringLiteral("set the leases table's schema in the profile or with --table (or create it)"),
-                               QStringLiteral("3F000"));
-        return schemaError(QStringLiteral("leases table %1 does not exist").arg(cfg.qualifiedName()),
-                           QStringLiteral("set the leases table in the profile (schema, table) or with --table, or "
-                                          "choose a preset (--preset default, shedlock, river)"),
-                           QStringLiteral("42P01"));
+            return schemaError(
+                QStringLiteral("schema \"%1\" does not exist").arg(cfg.schema),
+                QStringLiteral("set the leases table's schema in the profile or with --table (or create it)"),
+                QStringLiteral("3F000"));
+        return schemaError(
+            QStringLiteral("leases table %1 does not exist").arg(cfg.qualifiedName()),
+            QStringLiteral("set the leases table in the profile (schema, table) or with --table, or "
+                           "choose a preset (--preset default, shedlock, river)"),
+            QStringLiteral("42P01"));
     }
     if (!flag(1)) {
         // The statement to run, ready to paste: this connection's role by name.
         const QString role = PQnfields(ex) > 5 ? QString::fromUtf8(PQgetvalue(ex, 0, 5)) : QString();
-        return schemaError(QStringLiteral("permission denied: no SELECT on %1").arg(cfg.qualifiedName()),
-                           QStringLiteral("GRANT SELECT ON %1 TO %2;")
-                               .arg(cfg.qualifiedName(),
-                                    role.isEmpty() ? QStringLiteral("<monitoring role>") : role),
-                           QStringLiteral("42501"));
+        return schemaError(
+            QStringLiteral("permission denied: no SELECT on %1").arg(cfg.qualifiedName()),
+            QStringLiteral("GRANT SELECT ON %1 TO %2;")
+                .arg(cfg.qualifiedName(), role.isEmpty() ? QStringLiteral("<monitoring role>") : role),
+            QStringLiteral("42501"));
     }
 
     QHash<QString, QString> types; // column -> base type name
@@ -240,11 +242,12 @@ std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
         }
     }
     if (!problems.isEmpty())
-        return schemaError(QStringLiteral("%1 does not match the profile: %2")
-                               .arg(cfg.qualifiedName(), problems.join(QStringLiteral("; "))),
-                           QStringLiteral("fix the column mapping in the profile's leases-table settings (or --columns, "
-                                          "--time-kind)"),
-                           QStringLiteral("42703"));
+        return schemaError(
+            QStringLiteral("%1 does not match the profile: %2")
+                .arg(cfg.qualifiedName(), problems.join(QStringLiteral("; "))),
+            QStringLiteral("fix the column mapping in the profile's leases-table settings (or --columns, "
+                           "--time-kind)"),
+            QStringLiteral("42703"));
     return std::nullopt;
 }
 

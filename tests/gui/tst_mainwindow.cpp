@@ -1,12 +1,12 @@
 // The real window, offscreen, on the real test cluster: rows appear, and selection, sort order and
 // filter survive live refreshes.
+#include "Findings.h"
 #include "LeaseModel.h"
 #include "LeasesView.h"
 #include "MainWindow.h"
 #include "Monitor.h"
 #include "OverviewView.h"
 #include "TestCluster.h"
-#include "Findings.h"
 
 #include <QDir>
 #include <QItemSelectionModel>
@@ -101,7 +101,8 @@ private Q_SLOTS:
         monitor.start();
 
         ui::OverviewView* overview = w.overviewView();
-        QVERIFY2(w.leasesView()->summaryText().contains("nothing read yet"), qPrintable(w.leasesView()->summaryText()));
+        QVERIFY2(w.leasesView()->summaryText().contains("nothing read yet"),
+                 qPrintable(w.leasesView()->summaryText()));
         // The suite's cluster is shared: cluster-wide findings of other tests (connections, lock
         // table) may stand beside this one, so it is looked for by kind.
         auto unreadableRow = [&monitor] {
@@ -133,9 +134,11 @@ private Q_SLOTS:
         QVERIFY(cards);
         cards->setFocus();
         for (int r = 0; r < cards->model()->rowCount(); ++r)
-            if (cards->model()->index(r, 0).data(FindingsModel::KindRole).toString() == QLatin1String("leases_unreadable"))
+            if (cards->model()->index(r, 0).data(FindingsModel::KindRole).toString() ==
+                QLatin1String("leases_unreadable"))
                 cards->setCurrentIndex(cards->model()->index(r, 0));
-        QCOMPARE(cards->currentIndex().data(FindingsModel::KindRole).toString(), QStringLiteral("leases_unreadable"));
+        QCOMPARE(cards->currentIndex().data(FindingsModel::KindRole).toString(),
+                 QStringLiteral("leases_unreadable"));
         QTest::keyClick(cards, Qt::Key_Return);
         QCOMPARE(w.tabs()->currentWidget(), w.leasesView());
 
@@ -143,7 +146,8 @@ private Q_SLOTS:
         db.exec("ALTER TABLE leases RENAME COLUMN owner TO holder");
         db.exec("ALTER TABLE leases RENAME COLUMN expires TO expires_at");
         db.exec("ALTER TABLE leases ADD COLUMN taken_at timestamptz");
-        db.exec("INSERT INTO leases VALUES ('job-1', 'app-1:7:00ff00ff00ff00ff', now() + interval '1 min', now())");
+        db.exec("INSERT INTO leases VALUES ('job-1', 'app-1:7:00ff00ff00ff00ff', now() + interval '1 min', "
+                "now())");
         QTRY_VERIFY_WITH_TIMEOUT(w.leasesView()->table()->model()->rowCount() == 1, 30000);
         QVERIFY(w.leasesView()->problemText().isEmpty());
         QCOMPARE(unreadableRow(), -1);

@@ -50,11 +50,14 @@ private Q_SLOTS:
         Run r = runLeasewatch({"snapshot", db.dsn()});
         QCOMPARE(r.code, 3); // connected, but the leases table is missing
         QVERIFY2(r.err.contains("leases table public.leases does not exist"), qPrintable(r.err));
-        QVERIFY2(r.err.contains("or with --table") && r.err.contains("--preset"), qPrintable(r.err)); // options of this command
+        // The advice names this command's options, not only the profile dialog.
+        QVERIFY2(r.err.contains("or with --table") && r.err.contains("--preset"), qPrintable(r.err));
         QCOMPARE(r.err.trimmed().count('\n'), 0);
-        // Blind to leases is a problem, not "all clear".
-        QVERIFY2(!r.out.contains("ALL CLEAR"), qPrintable(r.out)); // other tests' cluster-wide findings may stand beside it
-        QVERIFY2(r.out.contains("[WARN] leases not shown: leases table public.leases does not exist (SQLSTATE 42P01)"),
+        // Blind to leases is a problem, not "all clear" (other tests' cluster-wide findings may
+        // stand beside it: not "1 PROBLEM").
+        QVERIFY2(!r.out.contains("ALL CLEAR"), qPrintable(r.out));
+        QVERIFY2(r.out.contains(
+                     "[WARN] leases not shown: leases table public.leases does not exist (SQLSTATE 42P01)"),
                  qPrintable(r.out));
 
         db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at "

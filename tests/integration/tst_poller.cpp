@@ -97,7 +97,8 @@ private Q_SLOTS:
         QTest::newRow("no privilege")
             << QString(kLeasesDdl) + "; CREATE ROLE lw_noread_%1 LOGIN; REVOKE ALL ON leases FROM PUBLIC"
             << "42501"
-            << "permission denied: no SELECT on public.leases (SQLSTATE 42501) — GRANT SELECT ON public.leases TO "
+            << "permission denied: no SELECT on public.leases (SQLSTATE 42501) — GRANT SELECT ON "
+               "public.leases TO "
                "lw_noread_%1;";
     }
     void tableProblems()
@@ -116,7 +117,8 @@ private Q_SLOTS:
         QVERIFY2(s.ok, qPrintable(s.error.toDisplayString())); // the database itself is fine
         QVERIFY(s.leasesError);
         QCOMPARE(s.leasesError->sqlstate, sqlstate);
-        QVERIFY2(s.leasesError->toDisplayString().contains(mustSay.contains("%1") ? mustSay.arg(db.name()) : mustSay),
+        QVERIFY2(s.leasesError->toDisplayString().contains(mustSay.contains("%1") ? mustSay.arg(db.name())
+                                                                                  : mustSay),
                  qPrintable(s.leasesError->toDisplayString()));
         if (ddl.contains("lw_noread_"))
             test::execSql(test::suiteDsn(), "DROP OWNED BY lw_noread_" + db.name() + " CASCADE");
@@ -146,7 +148,9 @@ private Q_SLOTS:
         QVERIFY(s.leasesError);
         QCOMPARE(s.leasesError->sqlstate, QStringLiteral("55P03"));
         const QString shown = s.leasesError->toDisplayString();
-        QVERIFY2(shown.contains("lock timeout") && shown.contains("another session holds a lock that blocks this statement"), qPrintable(shown));
+        QVERIFY2(shown.contains("lock timeout") &&
+                     shown.contains("another session holds a lock that blocks this statement"),
+                 qPrintable(shown));
         QVERIFY(!s.sessions.empty()); // the rest of the refresh is there: the locker's session
         QVERIFY(!locker.exec({"COMMIT", {}}, r, deadline).isError());
         QTRY_VERIFY_WITH_TIMEOUT((s = p.refreshOnce(), !s.leasesError && s.leases.size() == 1), 10000);
