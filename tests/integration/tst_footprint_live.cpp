@@ -165,6 +165,30 @@ private Q_SLOTS:
         QVERIFY(!holder.exec({"SELECT pg_advisory_lock(4242)", {}}, r, deadline()).isError());
         const int holderPid = backendPid(holder);
         auto sessionOf = [&](const Snapshot& s) { return ::sessionOf(s, holderPid); };
+        // A backend that answered reports "idle" first and its wait for the next command (wait
+        // event ClientRead) a moment later: a read in between differs from every later one. The
+        // refreshes compared below start once the holder's row has settled (a fresh-clone run
+        // under ctest -j2 once read it in between).
+        pg::Connection watcher;
+        pg::ConnectOptions wo;
+        wo.dsn = dsn;
+        QVERIFY(!watcher.connect(wo).isError());
+        auto settled = [&] {
+            for (int i = 0; i < 500; ++i) {
+                pg::ResultPtr w;
+                if (!watcher
+                         .exec({"SELECT state = 'idle' AND wait_event IS NOT DISTINCT FROM 'ClientRead' FROM "
+                                "pg_stat_activity WHERE pid = $1",
+                                {QByteArray::number(holderPid)}},
+                               w, deadline())
+                         .isError() &&
+                    PQntuples(w.get()) == 1 && PQgetvalue(w.get(), 0, 0)[0] == 't')
+                    return true;
+                QTest::qWait(10);
+            }
+            return false;
+        };
+        QVERIFY(settled());
 
         Poller p(test::pollerConfig(dsn, 100));
         const Snapshot s1 = p.refreshOnce();
@@ -178,6 +202,7 @@ private Q_SLOTS:
         QVERIFY(s2.analysis->locks.sharesStorageWith(s1.analysis->locks));
 
         QVERIFY(!holder.exec({"SELECT pg_advisory_lock(4243)", {}}, r, deadline()).isError());
+        QVERIFY(settled());
         const Snapshot s3 = p.refreshOnce();
         QVERIFY(s3.ok);
         QVERIFY(!s3.advisoryLocks.sharesStorageWith(s2.advisoryLocks));
