@@ -100,15 +100,12 @@ std::vector<Finding> collectFindings(const Snapshot& s, const LeaseModel& leases
         f.severity = 2;
         f.subject = QString(); // the Leases page as it is
         f.id = findingKindKey(f.kind);
-        f.title =
-            QStringLiteral("leases not shown: %1%2")
-                .arg(e.message,
-                     e.sqlstate.isEmpty() ? QString() : QStringLiteral(" (SQLSTATE %1)").arg(e.sqlstate));
+        f.title = QStringLiteral("leases not shown: %1").arg(e.headline());
         f.explanation =
             QStringLiteral("The console cannot read the leases table, so it shows no holders, no "
                            "countdowns and no stale leases; locks, sessions and pools are still live.");
-        f.fix = e.advice().isEmpty() ? QStringLiteral("Check the leases-table settings of the profile.")
-                                     : e.advice();
+        const QString advice = e.advice();
+        f.fix = advice.isEmpty() ? QStringLiteral("Check the leases-table settings of the profile.") : advice;
         out.push_back(f);
     }
     if (s.analysis)

@@ -7,7 +7,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
-#include <QDateTime>
 #include <QMessageBox>
 #include <QPointer>
 
@@ -221,9 +220,15 @@ void LocksView::showSummary()
         return; // "nothing read yet"
     // The counts of a refresh from before a connection loss are not what holds locks now.
     const bool live = monitor_->status().state == ConnectionStatus::State::Connected;
-    const QString when = countsAt_.isEmpty() ? tr("not live") : tr("as of %1, not live").arg(countsAt_);
-    summary_->setText(live ? counts_
-                           : counts_ + QStringLiteral(" — <span style='color:#9e9e9e'>%1</span>").arg(when));
+    if (live) {
+        summary_->setText(counts_);
+        return;
+    }
+    const QString when =
+        countsAt_.isValid()
+            ? tr("as of %1, not live").arg(countsAt_.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
+            : tr("not live");
+    summary_->setText(counts_ + QStringLiteral(" — <span style='color:#9e9e9e'>%1</span>").arg(when));
 }
 
 QString LocksView::tabText() const
@@ -263,7 +268,7 @@ void LocksView::onRefreshed(const Snapshot& s)
                   .arg(s.analysis->blocking.nodes.size() - s.analysis->blocking.roots.size())
                   .arg(s.cluster.lockTableEntries)
                   .arg(s.cluster.lockTableCapacity());
-    countsAt_ = s.receivedWall.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+    countsAt_ = s.receivedWall;
     showSummary();
     if (!s.cluster.hasMonitorPrivilege) {
         privilege_->setText(tr("Role <b>%1</b> lacks pg_monitor: for other roles' sessions the query, state, "

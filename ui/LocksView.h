@@ -1,6 +1,7 @@
 #pragma once
 // The advisory-locks page: findings in words, every advisory lock with its session (key decoded,
 // name resolved), and the blocking tree with the root blocker first.
+#include <QDateTime>
 #include <QWidget>
 
 class QAction;
@@ -57,8 +58,8 @@ private:
     QLabel* detail_;
     QLabel* privilege_;
     QLabel* summary_;
-    QString counts_;   // the last refresh's counts (rich text); empty before any
-    QString countsAt_; // when they arrived, local HH:mm:ss
+    QString counts_;     // the last refresh's counts (rich text); empty before any
+    QDateTime countsAt_; // when they arrived (formatted only when shown as not live)
     QCheckBox* allDbs_;
     QAction* cancel_;
     QAction* terminate_;

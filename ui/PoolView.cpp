@@ -427,23 +427,24 @@ void PoolView::updateStatus()
     };
     pause_->setText(following_ ? tr("Pause") : tr("Follow live"));
     const ConnectionStatus::State conn = monitor_->status().state;
-    if (following_ && conn != ConnectionStatus::State::Connected) {
+    QString text, tip, style;
+    if (!following_) {
+        text = tr("❚❚ paused view %1–%2 (still sampling)").arg(fmt(t0), fmt(t1));
+        style = QStringLiteral("color: #e65100; font-weight: bold;");
+    } else if (conn == ConnectionStatus::State::Connected) {
+        text = tr("● live");
+        style = QStringLiteral("color: #2e7d32;");
+    } else {
         // Following, but nothing arrives: the right edge is the last sample, not now.
         // Short: the label's width is the controls row's minimum, and so the window's.
-        status_->setText(conn == ConnectionStatus::State::Disconnected ? tr("○ not live: no connection")
-                                                                       : tr("○ not live: connecting…"));
-        status_->setToolTip(
-            tr("Nothing arrives from the database; sampling resumes when the connection is back."));
-        status_->setStyleSheet(QStringLiteral("color: #c62828;"));
-    } else if (following_) {
-        status_->setText(tr("● live"));
-        status_->setToolTip(QString());
-        status_->setStyleSheet(QStringLiteral("color: #2e7d32;"));
-    } else {
-        status_->setText(tr("❚❚ paused view %1–%2 (still sampling)").arg(fmt(t0), fmt(t1)));
-        status_->setToolTip(QString());
-        status_->setStyleSheet(QStringLiteral("color: #e65100; font-weight: bold;"));
+        text = conn == ConnectionStatus::State::Disconnected ? tr("○ not live: no connection")
+                                                             : tr("○ not live: connecting…");
+        tip = tr("Nothing arrives from the database; sampling resumes when the connection is back.");
+        style = QStringLiteral("color: #c62828;");
     }
+    status_->setText(text);
+    status_->setToolTip(tip);
+    status_->setStyleSheet(style);
 }
 
 void PoolView::selectGroup(const QString& key)

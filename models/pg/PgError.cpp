@@ -107,12 +107,15 @@ QString PgError::toDisplayString() const
 {
     if (kind == Kind::None)
         return {};
-    QString s = message;
-    if (!sqlstate.isEmpty())
-        s += QStringLiteral(" (SQLSTATE %1)").arg(sqlstate);
+    QString s = headline();
     if (const QString what = advice(); !what.isEmpty())
         s += QStringLiteral(" — ") + what;
     return s;
+}
+
+QString PgError::headline() const
+{
+    return sqlstate.isEmpty() ? message : QStringLiteral("%1 (SQLSTATE %2)").arg(message, sqlstate);
 }
 
 QString PgError::advice() const

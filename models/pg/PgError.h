@@ -30,6 +30,8 @@ struct PgError
     }
     // "message (SQLSTATE xxxxx) — what to do"
     QString toDisplayString() const;
+    // "message (SQLSTATE xxxxx)": the problem without the advice.
+    QString headline() const;
     // What to do: the server's hint, else ours for the SQLSTATE or message (may be empty).
     QString advice() const;
 
