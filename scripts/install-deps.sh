@@ -7,7 +7,7 @@ packages=(
   # build
   cmake ninja-build g++ pkg-config git
   # Qt 6 (Widgets, Sql + SQLite driver, Charts, Test) and libpq
-  qt6-base-dev libqt6charts6-dev libqt6sql6-sqlite libgl-dev qt6-qpa-plugins
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqt6sql6-sqlite libgl-dev qt6-qpa-plugins
   libpq-dev
   # PostgreSQL 15 server for the tests and the demo (the tests start their own throwaway cluster)
   postgresql-15 postgresql-contrib pgbouncer
