@@ -13,6 +13,7 @@
 #include "pgbouncer/PgBouncerView.h"
 #include "Monitor.h"
 #include "ProfilesDialog.h"
+#include "domain/Secrets.h"
 
 #include <QCloseEvent>
 #include <QDateTime>
@@ -60,11 +61,16 @@ ui::MainWindow* Consoles::open(const Profile& p)
 ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, const ui::AlertConfig& alerts,
                                const QString& bouncerDsn, int historyDays, int historyMb)
 {
+    // A DSN typed on the command line may carry a password: what is shown (window and notification
+    // titles) is the DSN without it, and its history store is named by a hash, never by the DSN.
+    const bool bareDsn = title == cfg.connect.dsn;
+    const QString shown = redactDsn(title);
+    const QString storeName = bareDsn ? dsnStoreName(cfg.connect.dsn) : title;
     Console c;
     c.monitor = std::make_unique<Monitor>(cfg);
-    c.window = std::make_unique<ui::MainWindow>(c.monitor.get(), title, audit_);
+    c.window = std::make_unique<ui::MainWindow>(c.monitor.get(), shown, audit_);
     ui::MainWindow* w = c.window.get();
-    c.alerts = std::make_unique<ui::Alerts>(c.monitor->findings(), w, title, alerts);
+    c.alerts = std::make_unique<ui::Alerts>(c.monitor->findings(), w, shown, alerts);
     ui::Alerts* al = c.alerts.get();
     connect(c.monitor.get(), &Monitor::refreshed, al, [al](const Snapshot& s) {
         if (s.ok)
@@ -84,9 +90,11 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     }
 
     // The history of this profile: every refresh, written off the UI thread.
-    HistoryOptions ho = HistoryOptions::forProfile(title, cfg);
+    HistoryOptions ho = HistoryOptions::forProfile(storeName, cfg);
+    ho.profile = shown;
+    ho.path = HistoryOptions::defaultPath(storeName);
     if (!historyDir_.isEmpty())
-        ho.path = QDir(historyDir_).filePath(QFileInfo(HistoryOptions::defaultPath(title)).fileName());
+        ho.path = QDir(historyDir_).filePath(QFileInfo(ho.path).fileName());
     ho.auditPath = audit_ ? audit_->path() : QString();
     ho.maxAgeMs = qint64(historyDays) * 24 * 3600 * 1000;
     ho.maxBytes = qint64(historyMb) * 1024 * 1024;
@@ -115,9 +123,9 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
                     QMessageBox::warning(w, tr("Recorded history"), err);
             }
     });
-    ui::MainWindow* shown = add(std::move(c), title);
+    ui::MainWindow* opened = add(std::move(c), shown);
     open_.back().monitor->start();
-    return shown;
+    return opened;
 }
 
 ui::MainWindow* Consoles::add(Console c, const QString&)

@@ -1,5 +1,9 @@
 #include "BackendSignal.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 namespace lw {
 
 QString backendSignalName(BackendSignal s)
@@ -30,6 +34,15 @@ QString backendSignalConsequences(BackendSignal s, int pid, const QStringList& h
                "expire on their own or by force-expire.")
         .arg(pid)
         .arg(app, locks);
+}
+
+QString backendSignalAuditBefore(int pid, const QString& applicationName, const QStringList& heldLocks)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("pid"), pid);
+    o.insert(QStringLiteral("application_name"), applicationName);
+    o.insert(QStringLiteral("advisory_locks"), QJsonArray::fromStringList(heldLocks));
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
 BackendSignalOutcome signalBackend(const pg::ConnectOptions& monitorOptions, bool operatorMode,

@@ -23,6 +23,9 @@ QString backendSignalName(BackendSignal s); // "cancel-backend" / "terminate-bac
 // What will follow, for the confirmation: which locks are released, what the client sees.
 QString backendSignalConsequences(BackendSignal s, int pid, const QStringList& heldLocks,
                                   const QString& applicationName);
+// The audit record's "before" for a signal: what the operator saw of the backend, as JSON built
+// from the values (an application_name may contain quotes, braces, anything).
+QString backendSignalAuditBefore(int pid, const QString& applicationName, const QStringList& heldLocks);
 // Blocks up to the connection's timeouts: call it off the UI thread.
 BackendSignalOutcome signalBackend(const pg::ConnectOptions& monitorOptions, bool operatorMode,
                                    BackendSignal s, int pid);

@@ -1,5 +1,7 @@
 #include "ForceExpire.h"
 
+#include "domain/SqlText.h"
+
 #include "AuditLog.h"
 #include "Poller.h"
 #include "pg/PgHandles.h"
@@ -359,15 +361,17 @@ void classifyError(ForceExpireOutcome& o, const pg::PgError& e, const ForceExpir
         if (audit && e.message.contains(QStringLiteral("table %1").arg(audit->table)))
             o.privilegeNeeded =
                 QStringLiteral("INSERT on the audit table %1 (GRANT INSERT ON %1 TO %2; "
-                               "GRANT USAGE ON SEQUENCE %3_id_seq TO %2)")
-                    .arg(audit->qualified(), o.dbRole.isEmpty() ? QStringLiteral("<role>") : o.dbRole,
-                         audit->qualified());
+                               "GRANT USAGE ON SEQUENCE %3 TO %2)")
+                    .arg(sqlQualifiedName(audit->schema, audit->table),
+                         o.dbRole.isEmpty() ? QStringLiteral("<role>") : sqlIdentifier(o.dbRole),
+                         sqlQualifiedName(audit->schema, audit->table + QStringLiteral("_id_seq")));
         else
             o.privilegeNeeded =
-                QStringLiteral("UPDATE on %1 (at least on column %2), with SELECT on it (GRANT UPDATE (%2) "
-                               "ON %1 TO %3)")
-                    .arg(req.table.qualifiedName(), req.table.expiresAtColumn,
-                         o.dbRole.isEmpty() ? QStringLiteral("<role>") : o.dbRole);
+                QStringLiteral("UPDATE on %1 (at least on column %2), with SELECT on it (GRANT SELECT, "
+                               "UPDATE (%2) ON %1 TO %3)")
+                    .arg(sqlQualifiedName(req.table.schema, req.table.table),
+                         sqlIdentifier(req.table.expiresAtColumn),
+                         o.dbRole.isEmpty() ? QStringLiteral("<role>") : sqlIdentifier(o.dbRole));
     } else if (e.sqlstate == QLatin1String("42P01") && audit && e.message.contains(audit->table)) {
         o.kind = ForceExpireOutcome::Kind::Failed;
         o.error.hint = QStringLiteral("the server-side audit table %1 does not exist: create it from the "

@@ -186,8 +186,7 @@ void LocksView::signalBackend(int pid, bool terminate, bool confirm)
     rec.action = backendSignalName(kind);
     rec.target = QStringLiteral("pid %1").arg(pid);
     rec.database = monitor_->lastSnapshot().server.database;
-    rec.before = QStringLiteral("{\"application_name\": \"%1\", \"advisory_locks\": \"%2\"}")
-                     .arg(app, held.join(QStringLiteral(", ")));
+    rec.before = backendSignalAuditBefore(pid, app, held);
     rec.outcome = tr("sent, no answer yet");
     rec.outcomeKey = QStringLiteral("pending");
     if (audit_)

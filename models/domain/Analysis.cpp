@@ -1,5 +1,7 @@
 #include "Analysis.h"
 
+#include "SqlText.h"
+
 #include "LeaseModel.h" // formatDuration
 
 #include <QSet>
@@ -784,7 +786,7 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
         f.explanation =
             QStringLiteral("Without pg_monitor, other users' sessions show <insufficient privilege> "
                            "for query, state, client address and wait events.");
-        f.fix = QStringLiteral("GRANT pg_monitor TO %1;").arg(s.server.user);
+        f.fix = QStringLiteral("GRANT pg_monitor TO %1;").arg(sqlIdentifier(s.server.user));
         a.findings.push_back(f);
     }
     std::stable_sort(a.findings.begin(), a.findings.end(),

@@ -1,5 +1,7 @@
 #include "LeaseTable.h"
 
+#include "SqlText.h"
+
 #include <QHash>
 
 namespace lw {
@@ -194,7 +196,8 @@ std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
         return schemaError(
             QStringLiteral("permission denied: no SELECT on %1").arg(cfg.qualifiedName()),
             QStringLiteral("GRANT SELECT ON %1 TO %2;")
-                .arg(cfg.qualifiedName(), role.isEmpty() ? QStringLiteral("<monitoring role>") : role),
+                .arg(sqlQualifiedName(cfg.schema, cfg.table),
+                     role.isEmpty() ? QStringLiteral("<monitoring role>") : sqlIdentifier(role)),
             QStringLiteral("42501"));
     }
 

@@ -338,35 +338,6 @@ LeasePolicy leasePolicyFromJson(const QJsonObject& o, bool* writerUsesAppClock)
     return p;
 }
 
-QString dsnWithoutPassword(const QString& dsn)
-{
-    if (dsn.trimmed().isEmpty())
-        return {};
-    char* err = nullptr;
-    const QByteArray utf8 = dsn.toUtf8();
-    std::unique_ptr<PQconninfoOption, void (*)(PQconninfoOption*)> opts(PQconninfoParse(utf8.constData(), &err),
-                                                                        PQconninfoFree);
-    if (err)
-        PQfreemem(err);
-    if (!opts) {
-        // Not a conninfo string or URI (a bare service name passes through PQconninfoParse as an
-        // error): keep it unless it could carry a password.
-        return dsn.contains(QLatin1String("password"), Qt::CaseInsensitive) ? QStringLiteral("(unparsable)")
-                                                                           : dsn;
-    }
-    QStringList parts;
-    for (const PQconninfoOption* o = opts.get(); o->keyword; ++o) {
-        if (!o->val || qstrcmp(o->keyword, "password") == 0)
-            continue;
-        QString v = QString::fromUtf8(o->val);
-        v.replace(QLatin1Char('\\'), QLatin1String("\\\\")).replace(QLatin1Char('\''), QLatin1String("\\'"));
-        const bool quote = v.isEmpty() || v.contains(QLatin1Char(' ')) || v.contains(QLatin1Char('\''));
-        parts << QStringLiteral("%1=%2").arg(QLatin1String(o->keyword),
-                                             quote ? QLatin1Char('\'') + v + QLatin1Char('\'') : v);
-    }
-    return parts.join(QLatin1Char(' '));
-}
-
 QString profileFileName(const QString& profile)
 {
     QString out;

@@ -56,8 +56,6 @@ AnalysisConfig analysisConfigFromJson(const QJsonObject& o);
 QJsonObject leasePolicyToJson(const LeasePolicy& p, bool writerUsesAppClock);
 LeasePolicy leasePolicyFromJson(const QJsonObject& o, bool* writerUsesAppClock = nullptr);
 
-// A conninfo string or URI without its password (for bundle metadata); "" stays "".
-QString dsnWithoutPassword(const QString& dsn);
 // "prod/app:1" → "prod_app_1": safe as a file name on every platform.
 QString profileFileName(const QString& profile);
 

@@ -1,5 +1,7 @@
 #include "HistoryReader.h"
 
+#include "domain/Secrets.h"
+
 #include "Poller.h"
 #include "PoolHistory.h"
 
@@ -704,9 +706,9 @@ bool HistoryReader::exportBundle(const QString& file, double t0, double t1, cons
             meta.insert(QLatin1String(k), srcMeta.value(QLatin1String(k)));
         meta.insert(QStringLiteral("kind"), QStringLiteral("bundle"));
         meta.insert(QStringLiteral("profile"),
-                    info.profile.isEmpty() ? srcMeta.value(QStringLiteral("profile")) : info.profile);
+                    redactDsn(info.profile.isEmpty() ? srcMeta.value(QStringLiteral("profile")) : info.profile));
         meta.insert(QStringLiteral("source_dsn"),
-                    dsnWithoutPassword(info.sourceDsn.isEmpty() ? srcMeta.value(QStringLiteral("source_dsn"))
+                    redactDsn(info.sourceDsn.isEmpty() ? srcMeta.value(QStringLiteral("source_dsn"))
                                                                 : info.sourceDsn));
         meta.insert(QStringLiteral("exported_at"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
         meta.insert(QStringLiteral("range_from"), QString::number(rs.front().at, 'f', 6));

@@ -1,5 +1,7 @@
 #include "HistoryWriter.h"
 
+#include "domain/Secrets.h"
+
 #include "AuditLog.h"
 #include "HistoryFormat.h"
 #include "Poller.h"
@@ -85,8 +87,8 @@ HistoryWriter::HistoryWriter(HistoryOptions o)
         q.exec();
     };
     setMeta(QStringLiteral("kind"), QStringLiteral("store"));
-    setMeta(QStringLiteral("profile"), opts_.profile);
-    setMeta(QStringLiteral("source_dsn"), dsnWithoutPassword(opts_.sourceDsn));
+    setMeta(QStringLiteral("profile"), redactDsn(opts_.profile));
+    setMeta(QStringLiteral("source_dsn"), redactDsn(opts_.sourceDsn));
     setMeta(QStringLiteral("leasewatch_version"), QStringLiteral(LEASEWATCH_VERSION));
     setMeta(QStringLiteral("analysis_config"),
             QString::fromUtf8(QJsonDocument(analysisConfigToJson(opts_.analysis)).toJson(QJsonDocument::Compact)));

@@ -1,5 +1,7 @@
 #include "PgConnection.h"
 
+#include "domain/Secrets.h"
+
 #include <QList>
 
 #include <arpa/inet.h>
@@ -37,7 +39,7 @@ std::optional<PgError> validateDsn(const QString& dsn)
     PgError e;
     e.kind = PgError::Kind::BadConnectionString;
     e.message = QStringLiteral("invalid connection string: %1")
-                    .arg(err ? QString::fromUtf8(err).trimmed() : QStringLiteral("cannot parse"));
+                    .arg(err ? scrubDsnSecrets(QString::fromUtf8(err).trimmed(), dsn) : QStringLiteral("cannot parse"));
     e.hint = QStringLiteral("use key=value pairs (host=… dbname=…), a postgresql:// URI, or a service name");
     return e;
 }
@@ -167,6 +169,20 @@ HostLookup lookupHosts(const QByteArray& conninfo, Clock::time_point deadline,
 }
 
 PgError Connection::connect(const ConnectOptions& opts)
+{
+    // libpq's messages may quote the connection string (a parse error names the token it choked
+    // on): whatever is said about a failed connect is said without the DSN's secrets.
+    PgError e = connectImpl(opts);
+    if (e.isError()) {
+        const QStringList secrets = dsnSecrets(opts.dsn);
+        e.message = scrubSecrets(e.message, secrets);
+        e.detail = scrubSecrets(e.detail, secrets);
+        e.hint = scrubSecrets(e.hint, secrets);
+    }
+    return e;
+}
+
+PgError Connection::connectImpl(const ConnectOptions& opts)
 {
     conn_.reset();
     if (auto bad = validateDsn(opts.dsn))

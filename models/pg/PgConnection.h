@@ -118,6 +118,7 @@ public:
     QByteArray quoteIdentifier(const QString& ident) const;
 
 private:
+    PgError connectImpl(const ConnectOptions& opts);
     enum class Wait { Read, Write };
     bool waitSocket(Wait w, Clock::time_point deadline);
     void cancelAndDrain(Clock::time_point graceDeadline);

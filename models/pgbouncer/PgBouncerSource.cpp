@@ -1,5 +1,7 @@
 #include "PgBouncerSource.h"
 
+#include "domain/Secrets.h"
+
 #include <QDateTime>
 #include <QHash>
 
@@ -27,8 +29,9 @@ PgError BouncerConnection::connect(const BouncerConfig& cfg)
         "dbname",           "application_name", "keepalives", "keepalives_idle", "keepalives_interval",
         "keepalives_count", "tcp_user_timeout", nullptr};
     const char* vals[] = {dsn.constData(), appName.constData(), "1", "10", "5", "3", "30000", nullptr};
-    auto failed = [this] {
+    auto failed = [this, &cfg] {
         PgError e = PgError::fromConnection(conn_.get(), PgError::Kind::ConnectFailed);
+        e.message = scrubDsnSecrets(e.message, cfg.dsn); // libpq's text may quote the DSN
         conn_.reset();
         return e;
     };
