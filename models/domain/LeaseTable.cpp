@@ -140,7 +140,7 @@ std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg)
         "SELECT r IS NOT NULL, CASE WHEN r IS NULL THEN NULL ELSE has_table_privilege(r, 'SELECT') END, "
         "CASE WHEN r IS NULL THEN NULL ELSE has_table_privilege(r, 'UPDATE') END, "
         "to_regnamespace(quote_ident($1::text)) IS NOT NULL, "
-        "(SELECT c.relkind IN ('r', 'p', 'm') FROM pg_class c WHERE c.oid = r), quote_ident(current_user) "
+        "(SELECT c.relkind IN ('r', 'p', 'm') FROM pg_class c WHERE c.oid = r), current_user::text "
         "FROM (SELECT " +
         rel + " AS r) t";
     exists.params = {cfg.schema.toUtf8(), cfg.table.toUtf8()};

@@ -218,6 +218,34 @@ private Q_SLOTS:
         test::execSql(test::suiteDsn(), "DROP ROLE " + role);
     }
 
+    // The GRANT in the refusal runs as shown, for a role and a table the server needs quoted
+    // (issue 23); afterwards the same force-expire goes through.
+    void suggestedGrantRunsAsShown()
+    {
+        test::TestDatabase db("fx_grant_quoting");
+        const QString role = "Op-Erator_" + db.name();
+        const QString qrole = "\"" + role + "\"";
+        db.exec("CREATE TABLE \"Leases \"\"2026\"\"\"(name text primary key, holder text, taken_at timestamptz, "
+                "expires_at timestamptz)");
+        db.exec("INSERT INTO \"Leases \"\"2026\"\"\" VALUES ('guarded', 'app-1:1:aaaa', now() - interval '2 h', "
+                "now() - interval '1 h')");
+        test::execSql(test::suiteDsn(), "CREATE ROLE " + qrole + " LOGIN");
+        db.exec("GRANT SELECT ON \"Leases \"\"2026\"\"\" TO " + qrole);
+        PollerConfig cfg = monitorConfig(db.dsn() + " user='" + role + "'");
+        cfg.leases.table = QStringLiteral("Leases \"2026\"");
+        const ForceExpireTarget t = shownTarget(cfg, "guarded");
+        const ForceExpireOutcome o = forceOne(requestFor(cfg), t);
+        QVERIFY2(o.kind == Kind::NoPrivilege, qPrintable(o.text()));
+        const qsizetype at = o.privilegeNeeded.indexOf("(GRANT ");
+        QVERIFY2(at >= 0 && o.privilegeNeeded.endsWith(')'), qPrintable(o.privilegeNeeded));
+        const QString grant = o.privilegeNeeded.mid(at + 1, o.privilegeNeeded.size() - at - 2);
+        db.exec(grant); // exactly as suggested
+        const ForceExpireOutcome again = forceOne(requestFor(cfg), t);
+        QVERIFY2(again.kind == Kind::Expired, qPrintable(again.text()));
+        db.exec("DROP OWNED BY " + qrole);
+        test::execSql(test::suiteDsn(), "DROP ROLE " + qrole);
+    }
+
     // ShedLock: naive timestamps holding UTC. The database's zone is +14 h, so a value in the
     // session's zone instead of UTC would be 14 hours off.
     void shedlockGetsUtcInItsOwnType()

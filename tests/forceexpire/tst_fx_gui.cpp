@@ -7,6 +7,7 @@
 #include "FxSupport.h"
 #include "LeaseActions.h"
 #include "LeasesView.h"
+#include "LocksView.h"
 #include "Monitor.h"
 
 #include <QAction>
@@ -20,6 +21,9 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 using namespace lw;
 using namespace lw::fxtest;
@@ -38,6 +42,43 @@ class TestFxGui : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Audit records are built from values, never spliced (issue 23): a backend whose
+    // application_name is JSON-looking text is recorded with exactly that name.
+    void cancelOfASplicedNameIsAuditedAsThatName()
+    {
+        test::TestDatabase db("fx_audit_splice");
+        const QString name = QStringLiteral("x\",\"outcome\":\"expired");
+        pg::Connection holder;
+        pg::ConnectOptions ho;
+        ho.dsn = db.dsn();
+        ho.applicationName = name;
+        ho.readOnly = false;
+        QVERIFY(!holder.connect(ho).isError());
+        pg::ResultPtr r;
+        QVERIFY(!holder.exec({"SELECT pg_advisory_lock(4242)", {}}, r, pg::Clock::now() + std::chrono::seconds(5)).isError());
+        QTemporaryDir dir;
+        AuditLog audit(dir.filePath("audit.sqlite"));
+        Monitor monitor(monitorConfig(db.dsn(), true));
+        ui::LocksView view(&monitor);
+        view.setAuditLog(&audit);
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.locks()->rowCount() >= 1, 10000);
+        QSignalSpy done(&view, &ui::LocksView::backendSignalDone);
+        view.signalBackend(holder.backendPid(), false, false);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        const auto records = audit.records();
+        QCOMPARE(records.size(), size_t(1));
+        const AuditRecord& rec = records.front();
+        QCOMPARE(rec.action, QStringLiteral("cancel-backend"));
+        QCOMPARE(rec.outcomeKey, QStringLiteral("cancelled"));
+        QJsonParseError err;
+        const QJsonDocument before = QJsonDocument::fromJson(rec.before.toUtf8(), &err);
+        QVERIFY2(err.error == QJsonParseError::NoError && before.isObject(), qPrintable(rec.before));
+        QCOMPARE(before.object().value("application_name").toString(), name);
+        QVERIFY2(!before.object().contains("outcome"), qPrintable(rec.before));
+        QCOMPARE(before.object().value("pid").toInt(), holder.backendPid());
+    }
+
     void forceExpireStaleAndAliveLeases()
     {
         test::TestDatabase db("fx_gui");

@@ -1,6 +1,7 @@
 // The live path against the real test cluster: libpq → snapshot, one round trip, read-only session,
 // and the messages for a leases table that is missing, mistyped or not readable.
 #include "Monitor.h"
+#include "domain/Analysis.h"
 #include "Poller.h"
 #include "TestCluster.h"
 
@@ -122,6 +123,40 @@ private Q_SLOTS:
                  qPrintable(s.leasesError->toDisplayString()));
         if (ddl.contains("lw_noread_"))
             test::execSql(test::suiteDsn(), "DROP OWNED BY lw_noread_" + db.name() + " CASCADE");
+    }
+
+    // The GRANTs the console suggests run as shown, for names the server needs quoted (issue 23):
+    // a role "Mon-Itor…", a table Leases "2026".
+    void suggestedGrantsRunAsShown()
+    {
+        test::TestDatabase db("grant_quoting");
+        const QString role = "Mon-Itor_" + db.name();
+        const QString qrole = "\"" + role + "\"";
+        db.exec("CREATE TABLE \"Leases \"\"2026\"\"\"(name text primary key, holder text, taken_at timestamptz, "
+                "expires_at timestamptz)");
+        test::execSql(test::suiteDsn(), "CREATE ROLE " + qrole + " LOGIN");
+        PollerConfig cfg = test::pollerConfig(db.dsn() + " user='" + role + "'", 200);
+        cfg.leases.table = QStringLiteral("Leases \"2026\"");
+        Snapshot s = Poller(cfg).refreshOnce();
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+        QVERIFY(s.leasesError);
+        QCOMPARE(s.leasesError->sqlstate, QStringLiteral("42501"));
+        const QString grant = s.leasesError->advice();
+        QVERIFY2(grant.startsWith("GRANT SELECT ON "), qPrintable(grant));
+        test::execSql(db.dsn(), grant); // exactly as suggested
+        QString pgMonitor;
+        for (const Finding& f : s.analysis->findings)
+            if (f.kind == FindingKind::HiddenByPrivileges)
+                pgMonitor = f.fix;
+        QVERIFY2(pgMonitor.startsWith("GRANT pg_monitor TO "), qPrintable(pgMonitor));
+        test::execSql(db.dsn(), pgMonitor);
+
+        s = Poller(cfg).refreshOnce();
+        QVERIFY2(s.ok && !s.leasesError, qPrintable(s.leasesError ? s.leasesError->toDisplayString() : s.error.toDisplayString()));
+        QVERIFY(s.cluster.hasMonitorPrivilege);
+        db.exec("DROP OWNED BY " + qrole);
+        test::execSql(test::suiteDsn(), "REVOKE pg_monitor FROM " + qrole);
+        test::execSql(test::suiteDsn(), "DROP ROLE " + qrole);
     }
 
     // A migration (ALTER TABLE, VACUUM FULL, TRUNCATE, LOCK TABLE) holds the leases table: the
