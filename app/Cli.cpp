@@ -169,6 +169,9 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         return fail(QStringLiteral("--columns needs four names: name,holder,taken_at,expires_at"));
     if (p.isSet(timeKind) && !inv.config.leases.setTimeKind(p.value(timeKind)))
         return fail(QStringLiteral("--time-kind needs timestamptz, utc or a time zone name"));
+    // A table named on the command line is the one to read, found or not (no detection).
+    if (p.isSet(preset) || p.isSet(table) || p.isSet(columns) || p.isSet(timeKind))
+        inv.config.leases.named = true;
     bool ok = false;
     if (p.isSet(ttl)) {
         const double v = p.value(ttl).toDouble(&ok);

@@ -201,7 +201,8 @@ int runExpire(const Invocation& inv, const QString& auditPath)
     views.apply(s);
     const int row = views.leases.rowOfKey(inv.leaseName);
     if (row < 0) {
-        err << "leasewatch: no lease named \"" << inv.leaseName << "\" in " << inv.config.leases.qualifiedName()
+        err << "leasewatch: no lease named \"" << inv.leaseName << "\" in "
+            << (s.leaseTable ? s.leaseTable->qualifiedName() : QStringLiteral("any lease table"))
             << "; nothing was sent\n";
         return 1;
     }
@@ -223,7 +224,9 @@ int runExpire(const Invocation& inv, const QString& auditPath)
         return 5;
     }
     const ForceExpireTarget target = targetFor(e, ev);
-    const ForceExpireRequest req = forceExpireRequestFor(inv.config);
+    ForceExpireRequest req = forceExpireRequestFor(inv.config);
+    if (s.leaseTable)
+        req.table = *s.leaseTable; // the table the lease was read from (found by detection, maybe)
 
     AuditLog audit(auditPath);
     const std::vector<qint64> ids =

@@ -561,6 +561,9 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
     case LeaseState::Released:
         ev.forDead << QStringLiteral("the row disappeared (released)");
         break;
+    case LeaseState::Free:
+        ev.forDead << QStringLiteral("released by its holder (the row is kept, free to take)");
+        break;
     case LeaseState::Unknown:
         ev.forAlive << QStringLiteral("cannot tell: the lease has no expiry");
         break;

@@ -398,6 +398,19 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     haveSnapshot_ = true;
     live_ = true;
     tableProblem_ = s.leasesError ? s.leasesError->toDisplayString() : QString(); // said by summaryChanged()
+    tableNote_ = s.leasesAbsent;
+    if (s.leaseTable) {
+        // The table's scheme decides what an expired row means (ShedLock: free) and whether
+        // renewals are expected; a detected table brings its rules with it.
+        const LeaseTableConfig& t = *s.leaseTable;
+        tableName_ = QStringLiteral("%1 (%2)").arg(t.qualifiedName(), t.scheme);
+        writerClockCheck_ = t.writerUsesAppClock;
+        LeasePolicy p = policy_;
+        p.expiryFrees = t.expiryFrees;
+        p.expectRenewals = t.expectRenewals;
+        if (!(p == policy_))
+            setPolicy(p);
+    }
     if (s.leasesError) {
         // The table is unreadable this time: keep the rows, but they are not current.
         live_ = false;

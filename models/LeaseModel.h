@@ -47,6 +47,10 @@ public:
     // Why the last refresh could not read the leases table (its message and what to do); empty
     // when it could.
     const QString& tableProblem() const { return tableProblem_; }
+    // No lease table configured and none found: what was looked for (information, not a problem).
+    const QString& tableNote() const { return tableNote_; }
+    // The table the rows come from, "public.shedlock (shedlock)"; empty before the first read.
+    const QString& tableName() const { return tableName_; }
     // Age of the data in seconds (monotonic), for "data is N s old" while disconnected.
     double dataAgeSeconds() const;
 
@@ -125,7 +129,7 @@ private:
     }
     static double staleFrom(const Brief& b)
     {
-        return b.when.timed ? b.when.expiresAt : std::numeric_limits<double>::infinity();
+        return b.when.timed && !b.when.expiryFrees ? b.when.expiresAt : std::numeric_limits<double>::infinity();
     }
     std::vector<Brief> brief_;
     std::vector<double> staleFrom_; // per row: brief_'s Stale instant (+inf: never), read on its own
@@ -142,6 +146,8 @@ private:
     bool haveSnapshot_ = false;
     bool live_ = false;
     QString tableProblem_;
+    QString tableNote_;
+    QString tableName_;
     bool writerClockCheck_ = false;
 };
 

@@ -199,6 +199,8 @@ LeasePolicy leasePolicyFor(const PollerConfig& cfg)
     p.refreshIntervalS = cfg.intervalMs / 1000.0;
     p.ttlOverride = cfg.leases.ttlSeconds;
     p.expiringSoonShare = cfg.leases.expiringSoonShare;
+    p.expiryFrees = cfg.leases.expiryFrees;
+    p.expectRenewals = cfg.leases.expectRenewals;
     return p;
 }
 
@@ -530,27 +532,50 @@ Snapshot Poller::refreshOnce()
     const auto deadline = pg::Clock::now() + std::chrono::milliseconds(cfg_.refreshDeadlineMs);
 
     // The table check runs at connect and again every 10 refreshes while it fails (the table may appear).
-    if (!leaseTableChecked_ || (leaseTableError_ && ++refreshesSinceCheck_ >= 10)) {
+    if (!leaseTableChecked_ || ((leaseTableError_ || !leasesAbsent_.isEmpty()) && ++refreshesSinceCheck_ >= 10)) {
+        // Nothing configured: which lease table is there (one catalogue read, at connect and every
+        // 10 refreshes while none is found).
+        LeaseTableConfig table = cfg_.leases;
+        leasesAbsent_.clear();
+        if (cfg_.detectLeaseTable && cfg_.leases.isDefault()) {
+            pg::ResultPtr found;
+            const pg::PgError de = conn_.exec(leaseTableDetection(), found, deadline);
+            if (de.needsReconnect()) {
+                s.error = de;
+                s.receivedWall = QDateTime::currentDateTime();
+                return s;
+            }
+            if (!de.isError()) {
+                if (auto t = detectedLeaseTable(found.get()))
+                    table = *t;
+                else
+                    leasesAbsent_ = noLeaseTableText();
+            }
+        }
+        if (!table_ || !(*table_ == table)) {
+            table_ = std::make_shared<const LeaseTableConfig>(table);
+            leaseCache_.reset(); // another table: every row is read afresh
+        }
         std::vector<pg::StatementResult> res;
-        std::vector<pg::Statement> check = leaseTableCheck(cfg_.leases);
+        std::vector<pg::Statement> check = leasesAbsent_.isEmpty() ? leaseTableCheck(table) : std::vector<pg::Statement>{};
         // The profile's lock names are known now: hash them in the same round trip, so that even
         // a one-shot snapshot resolves them (lease names follow from the next refresh on).
         const QStringList known =
             lockNameCandidates(cfg_, {}, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
         if (!known.isEmpty())
             check.push_back(hashStatement(known));
-        const pg::PgError e = conn_.runPipeline(check, res, deadline);
+        const pg::PgError e = check.empty() ? pg::PgError{} : conn_.runPipeline(check, res, deadline);
         if (e.needsReconnect()) {
             s.error = e;
             s.receivedWall = QDateTime::currentDateTime();
             return s;
         }
-        if (!known.isEmpty() && res.size() == 3) {
-            addHashes(res[2].result.get());
+        if (!known.isEmpty() && !res.empty()) {
+            addHashes(res.back().result.get());
             res.pop_back();
         }
-        leaseTableError_ = interpretLeaseTableCheck(cfg_.leases, res);
-        leaseRowVersions_ = !leaseTableError_ && leaseTableHasRowVersions(res);
+        leaseTableError_ = leasesAbsent_.isEmpty() ? interpretLeaseTableCheck(table, res) : std::nullopt;
+        leaseRowVersions_ = !leaseTableError_ && leasesAbsent_.isEmpty() && leaseTableHasRowVersions(res);
         leaseTableChecked_ = true;
         refreshesSinceCheck_ = 0;
     }
@@ -589,10 +614,10 @@ Snapshot Poller::refreshOnce()
     if (!toHash.isEmpty())
         stmts.push_back(hashStatement(toHash));
     const int hashIdx = toHash.isEmpty() ? -1 : int(stmts.size()) - 1;
-    const bool readLeases = !leaseTableError_.has_value();
+    const bool readLeases = !leaseTableError_.has_value() && leasesAbsent_.isEmpty();
     const int leasesIdx = int(stmts.size());
     if (readLeases)
-        stmts.push_back(leaseSelect(conn_, cfg_.leases, leaseRowVersions_));
+        stmts.push_back(leaseSelect(conn_, *table_, leaseRowVersions_));
     const int serverTimeIdx = int(stmts.size());
     stmts.push_back({kServerTimeSql_, {}});
 
@@ -765,6 +790,9 @@ Snapshot Poller::refreshOnce()
     } else {
         s.leasesError = leaseTableError_;
     }
+    if (leasesAbsent_.isEmpty())
+        s.leaseTable = table_;
+    s.leasesAbsent = leasesAbsent_;
     s.decodeMs = std::chrono::duration<double, std::milli>(pg::Clock::now() - t1).count();
     s.analysis = std::make_shared<const Analysis>(analyze(s, cfg_.analysis, lastAnalysis_.get()));
     lastAnalysis_ = s.analysis;

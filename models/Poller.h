@@ -36,6 +36,9 @@ struct PollerConfig
     QStringList lockNamePrefixes; // also try prefix + name for every candidate
     int patternDays = 7;
     AnalysisConfig analysis; // thresholds, grouping, pool sizes
+    // With `leases` left at its defaults, look for a known lease table in every schema at connect
+    // (see detectedLeaseTable()); a database without one is information, not a problem.
+    bool detectLeaseTable = true;
     // Footprint budget: the console's server time stays under this share of wall time; a refresh
     // that costs more stretches the interval (0 disables). See stretchedIntervalMs().
     double serverTimeBudget = 0.01;
@@ -125,6 +128,8 @@ private:
     pg::Connection conn_;
     ConnectionStatus status_;
     std::optional<pg::PgError> leaseTableError_; // from the check at connect
+    std::shared_ptr<const LeaseTableConfig> table_; // the lease table read (configured or detected)
+    QString leasesAbsent_;                          // none configured, none found
     bool leaseRowVersions_ = false;              // the table has xmin (see leaseSelect())
     QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server
     std::shared_ptr<const KeyNames> keyNames_;   // key -> names, rebuilt when the cache grows

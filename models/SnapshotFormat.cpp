@@ -191,6 +191,12 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const st
     leasesObj[QStringLiteral("rows")] = rows;
     if (s.leasesError)
         leasesObj[QStringLiteral("error")] = errorJson(*s.leasesError);
+    if (s.leaseTable) {
+        leasesObj[QStringLiteral("table")] = s.leaseTable->qualifiedName();
+        leasesObj[QStringLiteral("scheme")] = s.leaseTable->scheme;
+    }
+    if (!s.leasesAbsent.isEmpty())
+        leasesObj[QStringLiteral("absent")] = s.leasesAbsent;
     const auto counts = leases.stateCounts();
     QJsonObject summary;
     for (int i = 0; i < kLeaseStateCount; ++i)
@@ -296,14 +302,24 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
         out += QStringLiteral(": %1\n").arg(s.leasesError->toDisplayString());
         return out;
     }
+    if (!s.leasesAbsent.isEmpty()) {
+        out += QStringLiteral(": %1\n").arg(s.leasesAbsent);
+        return out;
+    }
+
     const auto counts = leases.stateCounts();
     QStringList parts;
     for (int i = 0; i < kLeaseStateCount; ++i)
         if (counts[size_t(i)])
             parts << QStringLiteral("%1 %2").arg(counts[size_t(i)]).arg(leaseStateText(LeaseState(i)));
-    out += QStringLiteral(" (%1)%2\n")
+    // Which table, when it is not the default one (found by detection, or named).
+    const QString where = s.leaseTable && (s.leaseTable->scheme != QLatin1String("default") ||
+                                           s.leaseTable->qualifiedName() != QLatin1String("public.leases"))
+                              ? QStringLiteral(" in %1 (%2)").arg(s.leaseTable->qualifiedName(), s.leaseTable->scheme)
+                              : QString();
+    out += QStringLiteral(" (%1)%2%3\n")
                .arg(leases.rowCount())
-               .arg(parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")));
+               .arg(where, parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")));
     // Column widths from the content, capped so one long name cannot push the table off screen.
     const int cols[] = {LeaseModel::Name,    LeaseModel::Host,      LeaseModel::Pid,
                         LeaseModel::HeldFor, LeaseModel::ExpiresIn, LeaseModel::State};

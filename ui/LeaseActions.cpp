@@ -153,7 +153,9 @@ void LeaseActions::run(const std::vector<ForceExpireTarget>& targets)
 {
     if (!monitor_ || running_)
         return;
-    const ForceExpireRequest req = forceExpireRequestFor(monitor_->config());
+    ForceExpireRequest req = forceExpireRequestFor(monitor_->config());
+    if (const auto& t = monitor_->lastSnapshot().leaseTable)
+        req.table = *t; // the table the rows came from (found by detection, maybe)
     // The attempt is on record before anything is sent: even a crash mid-action leaves a trace.
     std::vector<qint64> ids = auditForceExpireSent(audit_, req, targets, databaseLabel());
     startWorker([this, req, targets, ids] {

@@ -29,6 +29,11 @@ LeasesView::LeasesView(LeaseModel* model, QWidget* parent) : QWidget(parent), mo
     problem_->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; color: #611a15; padding: 6px; "
                                            "border: 1px solid #f5c6cb; border-radius: 3px; }"));
     problem_->hide();
+    note_ = new QLabel(this);
+    note_->setWordWrap(true);
+    note_->setStyleSheet(QStringLiteral("QLabel { background: #e8f1fb; color: #0d3c61; padding: 6px; "
+                                        "border: 1px solid #b6d4f2; border-radius: 3px; }"));
+    note_->hide();
 
     table_ = new QTableView(this);
     table_->setModel(proxy_);
@@ -52,6 +57,7 @@ LeasesView::LeasesView(LeaseModel* model, QWidget* parent) : QWidget(parent), mo
     auto* lay = new QVBoxLayout(this);
     lay->addLayout(top);
     lay->addWidget(problem_);
+    lay->addWidget(note_);
     lay->addWidget(table_, 1);
 
     connect(model_, &LeaseModel::summaryChanged, this, &LeasesView::updateSummary);
@@ -75,7 +81,7 @@ void LeasesView::updateSummary()
     // Worst first, so the eye lands on what needs action.
     const LeaseState order[] = {LeaseState::Stale,   LeaseState::RenewalOverdue, LeaseState::ExpiringSoon,
                                 LeaseState::Unknown, LeaseState::TakenOver,      LeaseState::Held,
-                                LeaseState::Released};
+                                LeaseState::Released, LeaseState::Free};
     int problems = 0;
     for (LeaseState s : order) {
         const int n = counts[size_t(s)];
@@ -90,11 +96,18 @@ void LeasesView::updateSummary()
     }
     // "0 leases" only once the table was read: before, the console does not know.
     const bool known = model_->hasData() && (model_->rowCount() > 0 || model_->tableProblem().isEmpty());
-    QString text = known ? QStringLiteral("<b>%1 leases</b>").arg(model_->rowCount())
+    const QString& note = model_->tableNote();
+    QString text = !note.isEmpty() && model_->rowCount() == 0 ? tr("<b>No lease table</b>")
+                   : known ? QStringLiteral("<b>%1</b>").arg(model_->rowCount() == 1 ? tr("1 lease")
+                                                                              : tr("%1 leases").arg(model_->rowCount()))
                          : tr("<b>Leases</b> — <span style='color:#9e9e9e'>%1</span>")
                                .arg(model_->hasData() ? tr("not read") : tr("nothing read yet"));
     if (!parts.isEmpty())
         text += QStringLiteral(" — ") + parts.join(QStringLiteral(" · "));
+    if (!model_->tableName().isEmpty() && note.isEmpty())
+        text += QStringLiteral(" <span style='color:#757575'>in %1</span>").arg(model_->tableName().toHtmlEscaped());
+    note_->setText(note);
+    note_->setVisible(!note.isEmpty());
     if (known && !model_->isLive())
         text += QStringLiteral(" — <span style='color:#9e9e9e'>data %1 old, not live</span>")
                     .arg(formatDuration(model_->dataAgeSeconds()));

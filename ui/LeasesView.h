@@ -37,6 +37,7 @@ private:
     QTableView* table_;
     QLineEdit* filter_;
     QLabel* summary_;
+    QLabel* note_ = nullptr;
     QLabel* problem_;
 };
 

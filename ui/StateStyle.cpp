@@ -68,6 +68,10 @@ QIcon stateIcon(LeaseState s)
         p.setBrush(Qt::NoBrush);
         p.drawEllipse(QRectF(6, 6, 20, 20));
         break;
+    case LeaseState::Free: // hollow square: the row is there, nobody holds it
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(7, 7, 18, 18));
+        break;
     case LeaseState::Unknown: // question mark
         p.setFont(QFont(QStringLiteral("Sans"), 20, QFont::Bold));
         p.drawText(QRectF(0, 0, 32, 32), Qt::AlignCenter, QStringLiteral("?"));

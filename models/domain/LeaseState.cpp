@@ -23,6 +23,8 @@ QString leaseStateText(LeaseState s)
         return QStringLiteral("released");
     case LeaseState::Unknown:
         return QStringLiteral("unknown (no expiry)");
+    case LeaseState::Free:
+        return QStringLiteral("free (released)");
     }
     return {};
 }
@@ -44,6 +46,8 @@ QString leaseStateKey(LeaseState s)
         return QStringLiteral("released");
     case LeaseState::Unknown:
         return QStringLiteral("unknown");
+    case LeaseState::Free:
+        return QStringLiteral("free");
     }
     return {};
 }
@@ -64,6 +68,7 @@ int leaseStateSeverity(LeaseState s)
     case LeaseState::Held:
         return 1;
     case LeaseState::Released:
+    case LeaseState::Free:
         return 0;
     }
     return 0;
@@ -86,6 +91,8 @@ QColor leaseStateColor(LeaseState s)
         return QColor(0x9e, 0x9e, 0x9e);
     case LeaseState::Unknown:
         return QColor(0x75, 0x75, 0x75);
+    case LeaseState::Free:
+        return QColor(0x60, 0x7d, 0x8b);
     }
     return {};
 }
@@ -189,10 +196,11 @@ LeaseTimeline leaseTimeline(const LeaseTrack& t, const LeasePolicy& p)
     if (!t.row.expiresAt)
         return w; // Unknown
     w.timed = true;
+    w.expiryFrees = p.expiryFrees;
     w.expiresAt = *t.row.expiresAt;
     if (t.takenOverAt)
         w.takenOverUntil = *t.takenOverAt + p.takenOverLingerS;
-    if (const auto after = overdueAfter(t, p)) // seconds since renewal > after
+    if (const auto after = p.expectRenewals ? overdueAfter(t, p) : std::nullopt) // seconds since renewal > after
         w.overdueAfter = (t.lastRenewal ? *t.lastRenewal : t.watchSince) + *after;
     if (const std::optional<double> ttl = p.ttlOverride ? p.ttlOverride : t.ttl) // time left < share
         w.expiringAfter = w.expiresAt - p.expiringSoonShare * *ttl;

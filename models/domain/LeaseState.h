@@ -19,8 +19,9 @@ enum class LeaseState {
     TakenOver,      // another holder took it after it expired (shown for a while)
     Released,       // the row disappeared (shown greyed for a while)
     Unknown,        // no expiry to judge by (NULL)
+    Free,           // released the library's way with the row kept (ShedLock sets lock_until = now): at rest
 };
-constexpr int kLeaseStateCount = 7;
+constexpr int kLeaseStateCount = 8;
 
 QString leaseStateText(LeaseState s); // "renewal overdue"
 QString leaseStateKey(LeaseState s);  // "renewal_overdue" (JSON)
@@ -43,6 +44,12 @@ struct LeasePolicy
     double refreshIntervalS = 1.0;
     double releasedLingerS = 30.0;  // keep a released row (greyed) this long
     double takenOverLingerS = 10.0; // show "taken over" this long after the change
+    // The scheme's own rules (see LeaseTableConfig): a library that releases by setting the expiry
+    // to now and keeps the row (ShedLock) leaves expired rows that are free, not stale; a library
+    // that takes a lock for a fixed time and never renews it has no renewal to be overdue.
+    bool expiryFrees = false;
+    bool expectRenewals = true;
+    bool operator==(const LeasePolicy&) const = default;
 };
 
 struct LeaseTrack
@@ -75,6 +82,7 @@ void observeMissing(LeaseTrack& t, double now);
 struct LeaseTimeline
 {
     bool timed = false;                       // false: `fixed` holds whatever the time
+    bool expiryFrees = false;                 // past expiresAt: Free instead of Stale
     LeaseState fixed = LeaseState::Unknown;   // Released, or Unknown (no expiry to judge by)
     double expiresAt = 0;                     // Stale from this instant on
     double takenOverUntil = -std::numeric_limits<double>::infinity(); // TakenOver before this
@@ -85,7 +93,7 @@ struct LeaseTimeline
         if (!timed)
             return fixed;
         if (now >= expiresAt)
-            return LeaseState::Stale;
+            return expiryFrees ? LeaseState::Free : LeaseState::Stale;
         if (now < takenOverUntil)
             return LeaseState::TakenOver;
         if (now > overdueAfter)

@@ -54,6 +54,9 @@ std::optional<LeaseTableConfig> LeaseTableConfig::preset(const QString& name)
         c.expiresAtColumn = QStringLiteral("lock_until");
         c.timeKind = TimeKind::NaiveUtc;
         c.writerUsesAppClock = true; // ShedLock writes from the application's clock unless told otherwise
+        c.scheme = QStringLiteral("shedlock");
+        c.expiryFrees = true;
+        c.expectRenewals = false;
         return c;
     }
     if (name == QLatin1String("river")) {
@@ -61,9 +64,64 @@ std::optional<LeaseTableConfig> LeaseTableConfig::preset(const QString& name)
         c.holderColumn = QStringLiteral("leader_id");
         c.takenAtColumn = QStringLiteral("elected_at");
         c.expiresAtColumn = QStringLiteral("expires_at");
+        c.scheme = QStringLiteral("river");
         return c;
     }
     return std::nullopt;
+}
+
+pg::Statement leaseTableDetection()
+{
+    // One catalogue read: tables (and views) named like a known lease table, in any schema; public
+    // first. Readable or not: a lease table the role cannot read is a problem to be told (with the
+    // GRANT), not a table that is not there.
+    QByteArray sql =
+        "SELECT n.nspname::text, c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND c.relname = ANY($1::text[]) "
+        "AND n.nspname NOT IN ('pg_catalog', 'information_schema') "
+        "ORDER BY n.nspname <> 'public', n.nspname, c.relname";
+    QByteArray names = "{";
+    for (const QString& p : LeaseTableConfig::presetNames()) {
+        if (names.size() > 1)
+            names += ',';
+        names += LeaseTableConfig::preset(p)->table.toUtf8();
+    }
+    return {sql, {names + "}"}};
+}
+
+std::optional<LeaseTableConfig> detectedLeaseTable(const PGresult* r, QStringList* found)
+{
+    std::optional<LeaseTableConfig> best;
+    int bestRank = 1 << 30;
+    const QStringList presets = LeaseTableConfig::presetNames();
+    for (int i = 0; r && i < PQntuples(r); ++i) {
+        const QString schema = QString::fromUtf8(PQgetvalue(r, i, 0));
+        const QString table = QString::fromUtf8(PQgetvalue(r, i, 1));
+        for (int k = 0; k < presets.size(); ++k) {
+            LeaseTableConfig c = *LeaseTableConfig::preset(presets[k]);
+            if (c.table != table)
+                continue;
+            c.schema = schema;
+            if (found)
+                *found << QStringLiteral("%1 (%2)").arg(c.qualifiedName(), presets[k]);
+            const int rank = k * 2 + (schema == QLatin1String("public") ? 0 : 1);
+            if (rank < bestRank) {
+                bestRank = rank;
+                best = c;
+            }
+        }
+    }
+    return best;
+}
+
+QString noLeaseTableText()
+{
+    QStringList looked;
+    for (const QString& p : LeaseTableConfig::presetNames())
+        looked << QStringLiteral("%1 (%2)").arg(LeaseTableConfig::preset(p)->table, p);
+    return QStringLiteral("No lease table found: looked in every schema for %1. Advisory locks, sessions and "
+                          "pools are shown as usual; name a table with --table/--preset or in the profile.")
+        .arg(looked.join(QStringLiteral(", ")));
 }
 
 bool LeaseTableConfig::setTimeKind(const QString& spec)

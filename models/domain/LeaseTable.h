@@ -28,6 +28,15 @@ struct LeaseTableConfig
     bool writerUsesAppClock = false;  // flag rows whose taken-at lies in the server's future
     std::optional<double> ttlSeconds; // known TTL; otherwise inferred from how expires-at moves
     double expiringSoonShare = 0.25;  // "expiring soon" below this share of the TTL left
+    // The library's own rules (see LeasePolicy). ShedLock releases with
+    // `UPDATE shedlock SET lock_until = <now> WHERE name = ? AND locked_by = ?` and keeps the row
+    // (lukas-krecan/ShedLock, providers/sql/shedlock-sql-support/.../SqlStatementsSource.java;
+    // its README: "do not manually delete lock row"): an expired row is free, at rest. It takes a
+    // lock for lockAtMostFor and does not renew it (KeepAlive extension is optional).
+    QString scheme = QStringLiteral("default"); // the preset it follows: "default", "shedlock", "river"
+    bool expiryFrees = false;
+    bool expectRenewals = true;
+    bool named = false; // chosen by hand (command line): read this table, never look for another
 
     // "timestamptz", "utc" (naive UTC) or a zone name (naive wall time of that zone).
     bool setTimeKind(const QString& spec);
@@ -42,7 +51,18 @@ struct LeaseTableConfig
     static std::optional<LeaseTableConfig> preset(const QString& name);
     QString qualifiedName() const { return schema + QLatin1Char('.') + table; }
     bool operator==(const LeaseTableConfig&) const = default;
+    // Nothing set by hand: the console may look for a lease table itself (detectLeaseTable()).
+    bool isDefault() const { return *this == LeaseTableConfig{}; }
 };
+
+// Without configuration: the lease tables the console knows, looked for in every schema in one
+// catalogue query at connect (tables the role can read). detectedLeaseTable() picks one:
+// public.leases first, then the library presets' tables in presetNames() order; nullopt when
+// none is there. `found` lists every candidate ("schema.table (preset)") for the Leases page.
+pg::Statement leaseTableDetection();
+std::optional<LeaseTableConfig> detectedLeaseTable(const PGresult* detection, QStringList* found = nullptr);
+// What an empty detection says on the Leases page: information, not a problem.
+QString noLeaseTableText();
 
 // The SELECT for one refresh; needs an open connection for identifier quoting. With rowVersion the
 // first column is the row's xmin: a lease row's name and xmin identify its contents (an UPDATE

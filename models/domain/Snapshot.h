@@ -1,5 +1,6 @@
 #pragma once
 // Plain values handed from the polling worker to the GUI thread: one Snapshot per refresh.
+#include "domain/LeaseTable.h"
 #include "pg/PgError.h"
 
 #include <QDateTime>
@@ -299,6 +300,11 @@ struct Snapshot
     // polling thread from this snapshot.
     std::shared_ptr<const Analysis> analysis;
     std::optional<pg::PgError> leasesError; // table missing / wrong columns / no privilege
+    // The lease table this refresh read (configured, or found by detection), with its scheme's
+    // rules; null when none was read. leasesAbsent: nothing configured and none found, in words
+    // for the Leases page (information, not a problem).
+    std::shared_ptr<const LeaseTableConfig> leaseTable;
+    QString leasesAbsent;
 
     // Cost of this refresh, for the status bar and the benchmark.
     int roundTrips = 0;

@@ -318,7 +318,9 @@ QJsonObject leasePolicyToJson(const LeasePolicy& p, bool writerUsesAppClock)
                   {QStringLiteral("refresh_interval_s"), p.refreshIntervalS},
                   {QStringLiteral("released_linger_s"), p.releasedLingerS},
                   {QStringLiteral("taken_over_linger_s"), p.takenOverLingerS},
-                  {QStringLiteral("writer_uses_app_clock"), writerUsesAppClock}};
+                  {QStringLiteral("writer_uses_app_clock"), writerUsesAppClock},
+                  {QStringLiteral("expiry_frees"), p.expiryFrees},
+                  {QStringLiteral("expect_renewals"), p.expectRenewals}};
     if (p.ttlOverride)
         o.insert(QStringLiteral("ttl_s"), *p.ttlOverride);
     return o;
@@ -333,6 +335,8 @@ LeasePolicy leasePolicyFromJson(const QJsonObject& o, bool* writerUsesAppClock)
     p.takenOverLingerS = o.value(QStringLiteral("taken_over_linger_s")).toDouble(p.takenOverLingerS);
     if (o.contains(QStringLiteral("ttl_s")))
         p.ttlOverride = o.value(QStringLiteral("ttl_s")).toDouble();
+    p.expiryFrees = o.value(QStringLiteral("expiry_frees")).toBool(p.expiryFrees);
+    p.expectRenewals = o.value(QStringLiteral("expect_renewals")).toBool(p.expectRenewals);
     if (writerUsesAppClock)
         *writerUsesAppClock = o.value(QStringLiteral("writer_uses_app_clock")).toBool();
     return p;

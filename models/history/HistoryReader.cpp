@@ -190,6 +190,8 @@ PollerConfig HistoryReader::recordedConfig() const
     c.leases.ttlSeconds = p.ttlOverride;
     c.leases.expiringSoonShare = p.expiringSoonShare;
     c.leases.writerUsesAppClock = appClock;
+    c.leases.expiryFrees = p.expiryFrees;
+    c.leases.expectRenewals = p.expectRenewals;
     return c;
 }
 

@@ -241,7 +241,21 @@ bool HistoryWriter::write(const Snapshot& s)
         return fail(db.lastError().text());
     // Snapshot-derived caches (last lease values, blobs) are only committed to memory with the
     // transaction; on failure they are rebuilt from the store.
-    const bool ok = writeRefresh(s);
+    bool ok = writeRefresh(s);
+    if (ok && s.leaseTable &&
+        (s.leaseTable->expiryFrees != opts_.leasePolicy.expiryFrees ||
+         s.leaseTable->expectRenewals != opts_.leasePolicy.expectRenewals ||
+         s.leaseTable->writerUsesAppClock != opts_.writerUsesAppClock)) {
+        // A detected table brings its scheme's rules: replays judge its rows by them too.
+        opts_.leasePolicy.expiryFrees = s.leaseTable->expiryFrees;
+        opts_.leasePolicy.expectRenewals = s.leaseTable->expectRenewals;
+        opts_.writerUsesAppClock = s.leaseTable->writerUsesAppClock;
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("INSERT OR REPLACE INTO meta (key, value) VALUES ('lease_policy', ?)"));
+        q.addBindValue(QString::fromUtf8(
+            QJsonDocument(leasePolicyToJson(opts_.leasePolicy, opts_.writerUsesAppClock)).toJson(QJsonDocument::Compact)));
+        ok = q.exec() || fail(q.lastError().text());
+    }
     if (!ok || !db.commit()) {
         const QString why = ok ? db.lastError().text() : error_;
         db.rollback();

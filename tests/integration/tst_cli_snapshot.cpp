@@ -47,8 +47,8 @@ private Q_SLOTS:
     void textTableAndErrors()
     {
         lw::test::TestDatabase db("cli_text");
-        Run r = runLeasewatch({"snapshot", db.dsn()});
-        QCOMPARE(r.code, 3); // connected, but the leases table is missing
+        Run r = runLeasewatch({"snapshot", db.dsn(), "--table", "public.leases"});
+        QCOMPARE(r.code, 3); // connected, but the leases table named is missing
         QVERIFY2(r.err.contains("leases table public.leases does not exist"), qPrintable(r.err));
         // The advice names this command's options, not only the profile dialog.
         QVERIFY2(r.err.contains("or with --table") && r.err.contains("--preset"), qPrintable(r.err));

@@ -58,6 +58,75 @@ private Q_SLOTS:
         }
     }
 
+    // ShedLock's own table after ten jobs that ran and released normally, found without --preset
+    // or --table (issue 25): ten rows, all free, no finding, exit 0. The statements are ShedLock's
+    // usingDbTime() ones (lukas-krecan/ShedLock, providers/sql/shedlock-sql-support/src/main/java/
+    // net/javacrumbs/shedlock/provider/sql/PostgresSqlServerTimeStatementsSource.java), its DDL the
+    // README's "Postgres" section.
+    void shedlockAtRestIsFreeAndSaysNothing()
+    {
+        lw::test::TestDatabase db("shedlock_rest");
+        db.exec("CREATE TABLE shedlock(name VARCHAR(64) NOT NULL, lock_until TIMESTAMP NOT NULL, "
+                "locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))");
+        const QString take =
+            "INSERT INTO shedlock(name, lock_until, locked_at, locked_by) VALUES('%1', timezone('utc', "
+            "CURRENT_TIMESTAMP) + make_interval(secs => 600), timezone('utc', CURRENT_TIMESTAMP), '%2') ON "
+            "CONFLICT (name) DO UPDATE SET lock_until = timezone('utc', CURRENT_TIMESTAMP) + make_interval(secs "
+            "=> 600), locked_at = timezone('utc', CURRENT_TIMESTAMP), locked_by = '%2' WHERE shedlock.name = "
+            "'%1' AND shedlock.lock_until <= timezone('utc', CURRENT_TIMESTAMP)";
+        const QString release =
+            "UPDATE shedlock SET lock_until = CASE WHEN locked_at + make_interval(secs => 0) > timezone('utc', "
+            "CURRENT_TIMESTAMP) THEN locked_at + make_interval(secs => 0) ELSE timezone('utc', "
+            "CURRENT_TIMESTAMP) END WHERE name = '%1' AND locked_by = '%2'";
+        for (int i = 0; i < 10; ++i) {
+            const QString job = QStringLiteral("job-%1").arg(i);
+            db.exec(take.arg(job, "worker-host"));
+            db.exec(release.arg(job, "worker-host"));
+        }
+        const auto r = snapshot({db.dsn()});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonArray rows = doc["leases"]["rows"].toArray();
+        QCOMPARE(rows.size(), 10);
+        for (const auto& v : rows)
+            QCOMPARE(v.toObject()["state"].toString(), QStringLiteral("free"));
+        QCOMPARE(doc["leases"]["summary"]["free"].toInt(), 10);
+        QCOMPARE(doc["leases"]["summary"]["stale"].toInt(), 0);
+        for (const auto& f : doc["findings"].toArray()) // lease findings; the shared cluster may have others
+            QVERIFY2(!QStringList({"stale_lease", "leases_unreadable", "writer_clock_skew"})
+                          .contains(f.toObject()["kind"].toString()),
+                     qPrintable(f.toObject()["title"].toString()));
+
+        // A job that is running now: held, and not "renewal overdue" (ShedLock does not renew).
+        db.exec(take.arg("job-0", "worker-host"));
+        const auto held = snapshot({db.dsn()});
+        QVERIFY2(held.code == 0, qPrintable(held.err));
+        for (const auto& v : QJsonDocument::fromJson(held.out.toUtf8())["leases"]["rows"].toArray())
+            if (v.toObject()["name"].toString() == "job-0")
+                QCOMPARE(v.toObject()["state"].toString(), QStringLiteral("held"));
+    }
+
+    // A database whose application only uses advisory locks: no lease table is information, not a
+    // problem (issue 25). snapshot exits 0 and no card says "leases unreadable".
+    void noLeaseTableIsNotAProblem()
+    {
+        lw::test::TestDatabase db("no_lease_table");
+        const auto r = snapshot({db.dsn()});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        for (const auto& f : doc["findings"].toArray())
+            QVERIFY2(f.toObject()["kind"].toString() != "leases_unreadable", qPrintable(r.out));
+        QVERIFY2(!doc["leases"].toObject().contains("error"), qPrintable(r.out));
+        QVERIFY2(doc["leases"]["absent"].toString().contains("shedlock"), qPrintable(r.out));
+        // The text form says so in words, not "ALL CLEAR" about leases it never saw.
+        const auto text = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn()});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("No lease table found"), qPrintable(text.out));
+        // A table named by hand is still checked: missing, it is the problem it was before.
+        const auto named = snapshot({db.dsn(), "--table", "public.leases"});
+        QCOMPARE(named.code, 3);
+    }
+
     void riverPreset()
     {
         lw::test::TestDatabase db("river");
