@@ -172,6 +172,8 @@ QString LeaseModel::display(const Entry& e, int column, double now) const
             s += QStringLiteral(" from ") + printable(e.track.previousHolder);
         else if (st == LeaseState::Released && e.track.releasedAt)
             s += QLatin1Char(' ') + formatDuration(std::max(0.0, now - *e.track.releasedAt)) + QStringLiteral(" ago");
+        else if (st == LeaseState::Free && r.expiresAt)
+            s = QStringLiteral("free since %1").arg(formatDuration(std::max(0.0, now - *r.expiresAt)));
         return s;
     }
     default:
@@ -231,12 +233,12 @@ bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity c
     case TakenAt:
         return taken(a) < taken(b);
     case HeldFor: {
-        if (!a.track.releasedAt && !b.track.releasedAt) // both still held: now - taken, now cancels
+        if (!a.track.releasedAt && !b.track.releasedAt && !policy_.expiryFrees) // both held: now cancels
             return (a.track.row.takenAt ? -*a.track.row.takenAt : -1e300) <
                    (b.track.row.takenAt ? -*b.track.row.takenAt : -1e300);
         // A released row's hold stopped at its release: the clock is needed (few rows, 30 s each).
         const double now = serverNowEstimate();
-        auto held = [now](const Entry& e) {
+        auto held = [this, now](const Entry& e) {
             return e.track.row.takenAt ? heldUntil(e, now) - *e.track.row.takenAt : -1e300;
         };
         return held(a) < held(b);

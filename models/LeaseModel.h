@@ -92,7 +92,15 @@ private:
     QVariant sortValue(const Entry& e, int column, double now) const;
     static QStringView sortText(const Entry& e, int column); // Name, Host, Token
     // The end of the hold: `now`, or the refresh that found the row released.
-    static double heldUntil(const Entry& e, double now) { return e.track.releasedAt.value_or(now); }
+    // A row freed in place (ShedLock) held until its expiry.
+    double heldUntil(const Entry& e, double now) const
+    {
+        if (e.track.releasedAt)
+            return *e.track.releasedAt;
+        if (policy_.expiryFrees && e.track.row.expiresAt && *e.track.row.expiresAt < now)
+            return *e.track.row.expiresAt;
+        return now;
+    }
     // The expiry that still counts down: none once the row is released (gone from the table).
     static std::optional<double> liveExpiry(const Entry& e)
     {

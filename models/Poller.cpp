@@ -1,5 +1,7 @@
 #include "Poller.h"
 
+#include "domain/LibraryKeys.h"
+
 #include <QSet>
 #include <QTimer>
 #include <QtEndian>
@@ -552,6 +554,24 @@ Snapshot Poller::refreshOnce()
                     leasesAbsent_ = noLeaseTableText();
             }
         }
+        // Keys that libraries derive on the server (pg-boss) or from tables found there (Flyway).
+        {
+            pg::ResultPtr keys;
+            const pg::PgError ke = conn_.exec({libraryKeysSql(), {}}, keys, deadline);
+            if (ke.needsReconnect()) {
+                s.error = ke;
+                s.receivedWall = QDateTime::currentDateTime();
+                return s;
+            }
+            auto names = std::make_shared<QHash<qint64, QString>>();
+            for (int i = 0; !ke.isError() && keys && i < PQntuples(keys.get()); ++i)
+                addLibraryKey(*names, toString(keys.get(), i, 0), toString(keys.get(), i, 1),
+                              PQgetisnull(keys.get(), i, 2)
+                                  ? std::nullopt
+                                  : std::optional<qint64>(std::strtoll(PQgetvalue(keys.get(), i, 2), nullptr, 10)));
+            if (!libraryKeys_ || *libraryKeys_ != *names)
+                libraryKeys_ = std::move(names);
+        }
         if (!table_ || !(*table_ == table)) {
             table_ = std::make_shared<const LeaseTableConfig>(table);
             leaseCache_.reset(); // another table: every row is read afresh
@@ -775,6 +795,7 @@ Snapshot Poller::refreshOnce()
     }
     s.keyNames = keyNames_;
     s.keyCollisions = keyCollisions_;
+    s.libraryKeys = libraryKeys_;
     lastServerNow_ = s.serverNow;
 
     if (readLeases) {

@@ -130,6 +130,7 @@ private:
     std::optional<pg::PgError> leaseTableError_; // from the check at connect
     std::shared_ptr<const LeaseTableConfig> table_; // the lease table read (configured or detected)
     QString leasesAbsent_;                          // none configured, none found
+    std::shared_ptr<const QHash<qint64, QString>> libraryKeys_; // see LibraryKeys.h
     bool leaseRowVersions_ = false;              // the table has xmin (see leaseSelect())
     QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server
     std::shared_ptr<const KeyNames> keyNames_;   // key -> names, rebuilt when the cache grows

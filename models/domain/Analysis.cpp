@@ -1,5 +1,6 @@
 #include "Analysis.h"
 
+#include "LibraryKeys.h"
 #include "SqlText.h"
 
 #include "LeaseModel.h" // formatDuration
@@ -35,6 +36,19 @@ QString resolveLockName(const AdvisoryLockRow& l, const KeyNames& names, QString
                       .arg(QString(n).replace(QLatin1Char('\''), QStringLiteral("''")));
     const QString name = quoted.join(QStringLiteral(" or "));
     return l.twoKeys ? QStringLiteral("(%1, %2)").arg(l.key1).arg(name) : name;
+}
+
+QString sessionName(int pid, const SessionRow* s, bool withAddress, const QString& extra)
+{
+    QString out = QStringLiteral("pid %1").arg(pid);
+    if (!s)
+        return extra.isEmpty() ? out : out + QStringLiteral(" (%1)").arg(extra);
+    const QString tail = extra.isEmpty() ? QString() : QStringLiteral(", ") + extra;
+    if (s->applicationName.isEmpty())
+        return out + (s->clientAddr.isEmpty() ? QStringLiteral(" (local, no application_name%1)").arg(tail)
+                                              : QStringLiteral(" from %1, no application_name%2").arg(s->clientAddr, tail));
+    const QString where = withAddress && !s->clientAddr.isEmpty() ? QStringLiteral(" on ") + s->clientAddr : QString();
+    return out + QStringLiteral(" (%1%2%3)").arg(s->applicationName, where, tail);
 }
 
 QString groupKey(const SessionRow& s, GroupBy by)
@@ -512,6 +526,10 @@ void makeLockViews(const Snapshot& s, const KeyNames& names, const QHash<int, in
         v.idleSince = side->idleSince;
         v.sessionLevel = l.granted && side->sessionLevel;
         v.name = resolveLockName(l, names, &v.collision);
+        if (v.name.isEmpty()) {
+            static const LibraryKeyNames noLibraryKeys;
+            v.name = libraryLockName(l, s.libraryKeys ? *s.libraryKeys : noLibraryKeys);
+        }
         if (!l.granted) {
             v.waitingBehind = holdersByKey.value(lockId(l)).join(QStringLiteral(", "));
             a.waiters.push_back(int(a.locks.size()));
@@ -538,7 +556,8 @@ void makeLockViews(const Snapshot& s, const KeyNames& names, const QHash<int, in
 // session where it was, in the same state.
 bool lockViewsReusable(const Snapshot& s, const QHash<int, int>& byPid, const Analysis& previous)
 {
-    if (!s.advisoryLocks.sharesStorageWith(previous.lockSource) || s.keyNames != previous.lockNames)
+    if (!s.advisoryLocks.sharesStorageWith(previous.lockSource) || s.keyNames != previous.lockNames ||
+        s.libraryKeys != previous.libraryKeys)
         return false;
     for (const HolderSide& side : previous.sides)
         if (!(holderSide(s, byPid, side.pid) == side))
@@ -566,6 +585,7 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
     // Advisory locks with their sessions and names: the previous views when they cannot differ.
     a.lockSource = s.advisoryLocks;
     a.lockNames = s.keyNames;
+    a.libraryKeys = s.libraryKeys;
     if (previous && lockViewsReusable(s, byPid, *previous)) {
         a.sides = previous->sides;
         a.locks = previous->locks;
@@ -589,11 +609,9 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
         f.severity = 2;
         f.subject = QString::number(l.pid);
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject + QLatin1Char(':') + advisoryKeyText(l);
-        f.title = QStringLiteral("pid %1 (%2) has waited %3 for advisory lock %4 held by pid %5")
-                      .arg(l.pid)
-                      .arg(vs ? vs->applicationName : QStringLiteral("?"))
-                      .arg(formatDuration(waited), v.name.isEmpty() ? advisoryKeyText(l) : v.name,
-                           v.waitingBehind);
+        f.title = QStringLiteral("%1 has waited %2 for advisory lock %3 held by pid %4")
+                      .arg(sessionName(l.pid, vs, false), formatDuration(waited),
+                           v.name.isEmpty() ? advisoryKeyText(l) : v.name, v.waitingBehind);
         f.explanation = QStringLiteral("A session is queued behind another session's advisory lock; "
                                        "its work does not progress until the holder releases it.");
         f.fix = QStringLiteral("Use pg_try_advisory_lock with a retry, or a lock_timeout, so waits are "
@@ -617,17 +635,26 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
         f.severity = 2;
         f.subject = QString::number(pid);
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject;
-        f.title = QStringLiteral("pid %1 (%2%3) has been %4 for %5 holding advisory lock%6 %7")
-                      .arg(pid)
-                      .arg(vs->applicationName,
-                           vs->clientAddr.isEmpty() ? QString() : QStringLiteral(" on ") + vs->clientAddr,
-                           vs->state, formatDuration(idleFor), held.count > 1 ? QStringLiteral("s") : QString(),
-                           lockNamesText(held.names, held.count));
-        f.explanation =
-            QStringLiteral("An idle connection that holds a session-level advisory lock is taken out "
-                           "of its pool until it unlocks or disconnects.");
-        f.fix = QStringLiteral("Hold no lock over long work on a pooled connection; use a lease row, or a "
-                               "transaction-level lock (pg_advisory_xact_lock).");
+        f.title = QStringLiteral("%1 has been %2 for %3 holding advisory lock%4 %5")
+                      .arg(sessionName(pid, vs, true), vs->state, formatDuration(idleFor),
+                           held.count > 1 ? QStringLiteral("s") : QString(), lockNamesText(held.names, held.count));
+        const bool migration = std::any_of(held.names.begin(), held.names.end(), isMigrationLockName);
+        if (migration) {
+            // node-pg-migrate, Rails and Flyway take their lock for the whole migration run; an idle
+            // holder is a run that died, hangs or waits, and every other deploy waits or fails on it.
+            f.explanation = QStringLiteral(
+                "A migration tool holds its migration lock on an idle session: the migration run died, hangs "
+                "or waits for input, and the next deploy cannot migrate (it waits, or fails on the lock).");
+            f.fix = QStringLiteral("Find the deploy or migration process behind this session; if it is gone, "
+                                   "terminate pid %1 to release the lock, then check the schema's state.")
+                        .arg(pid);
+        } else {
+            f.explanation =
+                QStringLiteral("An idle connection that holds a session-level advisory lock is taken out "
+                               "of its pool until it unlocks or disconnects.");
+            f.fix = QStringLiteral("Hold no lock over long work on a pooled connection; use a lease row, or a "
+                                   "transaction-level lock (pg_advisory_xact_lock).");
+        }
         a.findings.push_back(f);
     }
 
@@ -685,9 +712,8 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
         f.subject = QString::number(root);
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject;
         f.title =
-            QStringLiteral("pid %1 (%2, %3) blocks %4 session%5; the longest has waited %6")
-                .arg(root)
-                .arg(rs ? rs->applicationName : QStringLiteral("?"), rs ? rs->state : QStringLiteral("?"))
+            QStringLiteral("%1 blocks %2 session%3; the longest has waited %4")
+                .arg(sessionName(root, rs, false, rs ? rs->state : QString()))
                 .arg(behind)
                 .arg(behind == 1 ? QString() : QStringLiteral("s"))
                 .arg(formatDuration(longest));

@@ -22,6 +22,11 @@ QString advisoryKeyText(const AdvisoryLockRow& l); // "42" or "(1, -2)"
 // The name a lock resolves to: "hashtext('sweep')", or an empty string when unresolved.
 QString resolveLockName(const AdvisoryLockRow& l, const KeyNames& names, QStringList* collision = nullptr);
 
+// A session as findings name it: "pid 22134 (billing-api on 10.0.0.7, idle)", or without an
+// application_name "pid 22134 from 10.0.0.7, no application_name" — never "pid 22134 ()".
+// `s` may be null (not visible): "pid 22134".
+QString sessionName(int pid, const SessionRow* s, bool withAddress, const QString& extra = {});
+
 struct Thresholds
 {
     double idleHoldingS = 10;     // idle session holding an advisory lock for longer than this
@@ -167,6 +172,7 @@ struct Analysis
     // What the lock views were made from, for the next analysis to tell whether it may reuse them.
     CowVector<AdvisoryLockRow> lockSource;
     std::shared_ptr<const KeyNames> lockNames;
+    std::shared_ptr<const QHash<qint64, QString>> libraryKeys;
     std::vector<HolderSide> sides; // one per pid in the locks, by pid
 };
 

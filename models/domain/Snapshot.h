@@ -296,6 +296,9 @@ struct Snapshot
     std::shared_ptr<const QHash<qint64, QStringList>> keyNames;
     // The keys of keyNames with more than one name, kept with it (null: analyze() finds them).
     std::shared_ptr<const QHash<qint64, QStringList>> keyCollisions;
+    // Keys of coordination libraries computed on this server (pg-boss, Flyway's tables): key → name.
+    // Keys derived in the console (node-pg-migrate, Rails) need none (see LibraryKeys.h).
+    std::shared_ptr<const QHash<qint64, QString>> libraryKeys;
     // What the refresh means (resolved locks, pools, blocking forest, findings), computed on the
     // polling thread from this snapshot.
     std::shared_ptr<const Analysis> analysis;

@@ -1,0 +1,107 @@
+#include "LibraryKeys.h"
+
+#include <array>
+
+namespace lw {
+
+quint32 zlibCrc32(QByteArrayView bytes)
+{
+    static const std::array<quint32, 256> table = [] {
+        std::array<quint32, 256> t{};
+        for (quint32 i = 0; i < 256; ++i) {
+            quint32 c = i;
+            for (int k = 0; k < 8; ++k)
+                c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            t[i] = c;
+        }
+        return t;
+    }();
+    quint32 c = 0xFFFFFFFFu;
+    for (char ch : bytes)
+        c = table[(c ^ quint8(ch)) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+qint32 javaStringHashCode(const QString& s)
+{
+    quint32 h = 0;
+    for (QChar c : s)
+        h = 31 * h + c.unicode();
+    return qint32(h);
+}
+
+qint64 railsMigratorLockKey(const QString& database)
+{
+    // Ruby integers do not overflow; 2053462845 * (2^32 - 1) < 2^63, so int64 is exact here.
+    return qint64(2053462845) * qint64(zlibCrc32(database.toUtf8()));
+}
+
+qint64 flywayLockKey(const QString& schema, const QString& table)
+{
+    // SchemaObject.toString() = database.quote(schema, table): each part in double quotes, inner
+    // quotes doubled (PostgreSQLDatabase.doQuote).
+    auto quote = [](QString s) { return QLatin1Char('"') + s.replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"'); };
+    return qint64(77431708279161LL) + qint64(javaStringHashCode(quote(schema) + QLatin1Char('.') + quote(table)));
+}
+
+QByteArray libraryKeysSql()
+{
+    // pg-boss's keys: locked(schema, …, key) calls in src/plans.ts ('' for install and migrations).
+    return "SELECT 'flyway', n.nspname::text || '.' || c.relname::text, NULL::int8 "
+           "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+           "WHERE c.relname = 'flyway_schema_history' AND c.relkind IN ('r', 'p') "
+           "UNION ALL "
+           "SELECT 'pg-boss', n.nspname::text || CASE WHEN k = '' THEN '' ELSE ' ' || k END, "
+           "('x' || encode(sha224((current_database() || '.pgboss.' || n.nspname || k)::bytea), 'hex'))::bit(64)::int8 "
+           "FROM pg_namespace n CROSS JOIN unnest(ARRAY['', 'create-queue', 'delete-queue', 'queue-stats-insert', "
+           "'queue-stats']) AS k "
+           "WHERE EXISTS (SELECT 1 FROM pg_class j WHERE j.relnamespace = n.oid AND j.relname = 'job') "
+           "AND EXISTS (SELECT 1 FROM pg_class v WHERE v.relnamespace = n.oid AND v.relname = 'version') "
+           "UNION ALL "
+           "SELECT 'pg-boss', n.nspname::text || ' (before v10)', "
+           "('x' || md5(current_database() || '.pgboss.' || n.nspname))::bit(64)::int8 "
+           "FROM pg_namespace n "
+           "WHERE EXISTS (SELECT 1 FROM pg_class j WHERE j.relnamespace = n.oid AND j.relname = 'job') "
+           "AND EXISTS (SELECT 1 FROM pg_class v WHERE v.relnamespace = n.oid AND v.relname = 'version')";
+}
+
+void addLibraryKey(LibraryKeyNames& into, const QString& kind, const QString& label, const std::optional<qint64>& key)
+{
+    if (kind == QLatin1String("flyway")) {
+        const qsizetype dot = label.indexOf(QLatin1Char('.'));
+        const QString schema = label.left(dot), table = label.mid(dot + 1);
+        into.insert(flywayLockKey(schema, table),
+                    QStringLiteral("Flyway migration lock (\"%1\".\"%2\")").arg(schema, table));
+    } else if (kind == QLatin1String("pg-boss") && key) {
+        const qsizetype sp = label.indexOf(QLatin1Char(' '));
+        const QString schema = sp < 0 ? label : label.left(sp);
+        const QString what = sp < 0 ? QString() : label.mid(sp + 1);
+        into.insert(*key, what.isEmpty() || what.startsWith(QLatin1Char('('))
+                              ? QStringLiteral("pg-boss maintenance lock (schema %1%2)")
+                                    .arg(schema, what.isEmpty() ? QString() : QLatin1Char(' ') + what)
+                              : QStringLiteral("pg-boss %1 lock (schema %2)").arg(what, schema));
+    }
+}
+
+QString libraryLockName(const AdvisoryLockRow& l, const LibraryKeyNames& serverKeys)
+{
+    if (l.twoKeys)
+        return {};
+    if (const auto it = serverKeys.constFind(l.key); it != serverKeys.constEnd())
+        return *it;
+    if (l.key == kNodePgMigrateLockKey)
+        return QStringLiteral("node-pg-migrate migration lock (database %1)").arg(l.database);
+    if (!l.database.isEmpty() && l.key == railsMigratorLockKey(l.database))
+        return QStringLiteral("Rails migration lock (database %1)").arg(l.database);
+    // Flyway's default history table, also where the console cannot see the catalogue.
+    if (l.key == flywayLockKey(QStringLiteral("public"), QStringLiteral("flyway_schema_history")))
+        return QStringLiteral("Flyway migration lock (\"public\".\"flyway_schema_history\")");
+    return {};
+}
+
+bool isMigrationLockName(const QString& name)
+{
+    return name.contains(QLatin1String(" migration lock ("));
+}
+
+} // namespace lw

@@ -1,0 +1,42 @@
+#pragma once
+// Advisory keys that coordination libraries derive their own way, not with hashtext(): a held key
+// reads "Rails migration lock (database app)" instead of a bare number. Formulas copied from each
+// library's source (see the .cpp). Keys whose formula is SQL are computed on the monitored server
+// (libraryKeysSql(), pg-boss's sha224); those that are not SQL (zlib crc32, Java's
+// String.hashCode) are computed here, per lock, from the lock's own database.
+#include "Snapshot.h"
+
+#include <QByteArrayView>
+#include <QHash>
+#include <QString>
+
+namespace lw {
+
+// key → name, for keys computed on the server (and Flyway's, for the history tables found there).
+using LibraryKeyNames = QHash<qint64, QString>;
+
+// node-pg-migrate: `export const PG_MIGRATE_LOCK_ID = 7_241_865_325_823_964;` (salsita/node-pg-migrate,
+// src/runner.ts), session-level, taken before its BEGIN.
+inline constexpr qint64 kNodePgMigrateLockKey = 7241865325823964;
+
+quint32 zlibCrc32(QByteArrayView bytes);      // IEEE 802.3, as Ruby's Zlib.crc32
+qint32 javaStringHashCode(const QString& s); // Java's String.hashCode over UTF-16 code units
+// Rails: MIGRATOR_SALT (2053462845) * Zlib.crc32(current_database) (activerecord/lib/active_record/migration.rb).
+qint64 railsMigratorLockKey(const QString& database);
+// Flyway: 77431708279161 ("Flyway" in ASCII) + "\"schema\".\"table\"".hashCode()
+// (flyway-database-postgresql, PostgreSQLAdvisoryLockTemplate.java, PostgreSQLConnection.lock).
+qint64 flywayLockKey(const QString& schema, const QString& table);
+
+// One statement, at connect: Flyway's history tables (schema, table) and pg-boss's keys for each
+// schema that holds its tables, computed with pg-boss's own SQL (timgit/pg-boss, src/plans.ts,
+// advisoryLock(): sha224 since v10, md5 before). Columns: kind, label, key (NULL for Flyway).
+QByteArray libraryKeysSql();
+// Adds one row of that statement's result.
+void addLibraryKey(LibraryKeyNames& into, const QString& kind, const QString& label, const std::optional<qint64>& key);
+
+// The library lock this bigint key is in its database, or an empty string.
+QString libraryLockName(const AdvisoryLockRow& l, const LibraryKeyNames& serverKeys);
+// Whether a resolved name is a library's migration lock (advice: a migration run that died or hangs).
+bool isMigrationLockName(const QString& name);
+
+} // namespace lw
