@@ -93,7 +93,7 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     table_->setWordWrap(false);
     table_->setColumnHidden(AdvisoryLockModel::Database, true);
     table_->setColumnHidden(AdvisoryLockModel::Mode, true);
-    const int widths[] = {190, 90, 60, 100, 110, 70, 95, 330, 150, 130, 120, 80, 80, 110, 220};
+    const int widths[] = {300, 90, 60, 100, 110, 70, 95, 330, 150, 130, 120, 80, 80, 110, 220};
     for (int c = 0; c < int(std::size(widths)); ++c)
         table_->setColumnWidth(c, widths[c]);
 

@@ -208,9 +208,12 @@ void OverviewView::refresh()
     } else if (!monitor_->lastSnapshot().ok) {
         text = tr("<span style='font-size:15pt'>Connecting…</span>");
     } else if (f->rowCount() == 0) {
-        text = tr("<span style='font-size:15pt; color:#2e7d32'><b>✔ All clear</b></span> — leases renewed in "
-                  "time, no "
-                  "pinned pool, no lock waits past their thresholds.");
+        // Never claim leases the console did not see: without a lease table it says so.
+        text = monitor_->leases()->tableNote().isEmpty()
+                   ? tr("<span style='font-size:15pt; color:#2e7d32'><b>✔ All clear</b></span> — leases renewed in "
+                        "time, no pinned pool, no lock waits past their thresholds.")
+                   : tr("<span style='font-size:15pt; color:#2e7d32'><b>✔ All clear</b></span> — no lease table "
+                        "in this database (see Leases), no pinned pool, no lock waits past their thresholds.");
     } else {
         const int crit = f->count(3);
         text =
