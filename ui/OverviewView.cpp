@@ -175,6 +175,10 @@ QString OverviewView::shortStatus() const
         return monitor_->hasRefreshed() ? tr("disconnected") : tr("not connected");
     if (!monitor_->hasRefreshed())
         return tr("connecting");
+    // A hung server: the refresh missed its deadline and the console reconnects. What is shown is
+    // from before; "all clear" would be the opposite of the truth.
+    if (monitor_->status().state != ConnectionStatus::State::Connected || !monitor_->lastSnapshot().ok)
+        return tr("not answering");
     if (f->rowCount() == 0)
         return tr("all clear");
     // The worst, as the list shows it first (the model keeps its rows in arrival order).
@@ -198,13 +202,24 @@ void OverviewView::refresh()
             why += QLatin1Char('.');
         text =
             monitor_->hasRefreshed()
-                ? tr("<span style='font-size:15pt; color:#c62828'><b>Disconnected</b></span> — %1 What "
-                     "follows "
-                     "is data from before the connection was lost.")
-                      .arg(why)
+                ? tr("<span style='font-size:15pt; color:#c62828'><b>Disconnected</b></span> since %2 — %1 What "
+                     "follows is data from before the connection was lost.")
+                      .arg(why, (st.outageSince.isValid() ? st.outageSince : st.since)
+                                    .toLocalTime()
+                                    .toString(QStringLiteral("HH:mm:ss")))
                 : tr("<span style='font-size:15pt; color:#c62828'><b>Not connected</b></span> — %1 Nothing "
                      "has been read from this database yet; the console keeps trying.")
                       .arg(why);
+    } else if (monitor_->hasRefreshed() &&
+               (st.state != ConnectionStatus::State::Connected || !monitor_->lastSnapshot().ok)) {
+        // Reconnecting after a missed deadline or a lost connection: say what happened and since when.
+        const QDateTime since = st.outageSince.isValid() ? st.outageSince : st.since;
+        const pg::PgError& why = monitor_->lastSnapshot().ok ? st.error : monitor_->lastSnapshot().error;
+        text = tr("<span style='font-size:15pt; color:#c62828'><b>Not answering</b></span> — the server has not "
+                  "answered since %1%2; the console is reconnecting. What follows is from before.")
+                   .arg(since.toLocalTime().toString(QStringLiteral("HH:mm:ss")),
+                        why.isError() ? QStringLiteral(" (") + why.toDisplayString().toHtmlEscaped() + QLatin1Char(')')
+                                      : QString());
     } else if (!monitor_->lastSnapshot().ok) {
         text = tr("<span style='font-size:15pt'>Connecting…</span>");
     } else if (f->rowCount() == 0) {
