@@ -33,8 +33,13 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Run the embedded demo."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("snapshot: print JSON."));
     const QCommandLineOption preset(QStringLiteral("preset"),
-                                    QStringLiteral("Leases table preset: default, shedlock, river."),
+                                    QStringLiteral("Leases table preset (read only this table): default, shedlock, "
+                                                   "river, oban, quartz, db-scheduler, graphile-worker, "
+                                                   "graphile-worker-queue, liquibase."),
                                     QStringLiteral("name"), QStringLiteral("default"));
+    const QCommandLineOption noDetect(QStringLiteral("no-detect"),
+                                      QStringLiteral("Do not look for library lease tables; read public.leases "
+                                                     "(or the table named) only."));
     const QCommandLineOption table(QStringLiteral("table"),
                                    QStringLiteral("Leases table as [schema.]table (default public.leases)."),
                                    QStringLiteral("table"));
@@ -91,7 +96,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     const QCommandLineOption openBundle(
         QStringLiteral("open-bundle"),
         QStringLiteral("Open an incident bundle (or a history store) offline, read-only."), QStringLiteral("file"));
-    p.addOptions({help, version, demo, json, preset, table, columns, timeKind, ttl, interval, screenshots,
+    p.addOptions({help, version, demo, json, preset, noDetect, table, columns, timeKind, ttl, interval, screenshots,
                   quitAfter, operatorMode, auditTable, lockNames, poolSize, holder, count, evenIfAlive,
                   pgbouncer, openBundle});
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
@@ -172,6 +177,8 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     // A table named on the command line is the one to read, found or not (no detection).
     if (p.isSet(preset) || p.isSet(table) || p.isSet(columns) || p.isSet(timeKind))
         inv.config.leases.named = true;
+    if (p.isSet(noDetect))
+        inv.config.detectLeaseTable = false;
     bool ok = false;
     if (p.isSet(ttl)) {
         const double v = p.value(ttl).toDouble(&ok);

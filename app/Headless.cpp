@@ -199,11 +199,27 @@ int runExpire(const Invocation& inv, const QString& auditPath)
     if (auto rc = unusable(s, err, true))
         return *rc;
     views.apply(s);
-    const int row = views.leases.rowOfKey(inv.leaseName);
-    if (row < 0) {
+    const std::vector<int> named = views.leases.rowsNamed(inv.leaseName);
+    if (named.empty()) {
         err << "leasewatch: no lease named \"" << inv.leaseName << "\" in "
-            << (s.leaseTable ? s.leaseTable->qualifiedName() : QStringLiteral("any lease table"))
+            << (views.leases.tableName().isEmpty() ? QStringLiteral("any lease table") : views.leases.tableName())
             << "; nothing was sent\n";
+        return 1;
+    }
+    if (named.size() > 1) {
+        QStringList where;
+        for (int r : named)
+            if (const LeaseTableConfig* t = views.leases.tableAt(r))
+                where << t->qualifiedName();
+        err << "leasewatch: several leases are named \"" << inv.leaseName << "\" (in " << where.join(QStringLiteral(", "))
+            << "); name the table with --table; nothing was sent\n";
+        return 1;
+    }
+    const int row = named.front();
+    const LeaseTableConfig* table = views.leases.tableAt(row);
+    if (table && !table->forceExpireRefusal.isEmpty()) {
+        err << "leasewatch: force-expire is not offered for " << table->label() << " (" << table->qualifiedName()
+            << "): " << table->forceExpireRefusal << " Nothing was sent.\n";
         return 1;
     }
     const LeaseModel::Entry& e = views.leases.entry(row);
@@ -225,8 +241,8 @@ int runExpire(const Invocation& inv, const QString& auditPath)
     }
     const ForceExpireTarget target = targetFor(e, ev);
     ForceExpireRequest req = forceExpireRequestFor(inv.config);
-    if (s.leaseTable)
-        req.table = *s.leaseTable; // the table the lease was read from (found by detection, maybe)
+    if (table)
+        req.table = *table; // the table the lease was read from (found by detection, maybe)
 
     AuditLog audit(auditPath);
     const std::vector<qint64> ids =

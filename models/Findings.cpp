@@ -42,13 +42,31 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
         const bool skew = leases.clockSkewAt(i); // one of them, or it would not be listed
         const auto& e = leases.entry(i);
         const LeaseRow& r = e.track.row;
-        if (stale) {
+        const LeaseTableConfig* table = leases.tableAt(i);
+        if (stale && table && !table->staleMeaning.isEmpty()) {
+            // A library's own stale rule, in its words, with its own way out.
+            Finding f;
+            f.kind = FindingKind::StaleLease;
+            f.severity = table->staleSeverity;
+            f.subject = r.name;
+            f.id = findingKindKey(f.kind) + QLatin1Char(':') + e.key;
+            f.title = QStringLiteral("%1 %2 (holder %3): %4")
+                          .arg(table->label(), r.name, r.holder.value_or(QStringLiteral("(none)")), table->staleMeaning);
+            f.explanation = QStringLiteral("Judged by %1's own rule, read in its source; %2 is its table.")
+                                .arg(table->label(), table->qualifiedName());
+            f.fix = table->forceExpireRefusal.isEmpty()
+                        ? QStringLiteral("Check that %1 is running on some instance; it takes the lease over "
+                                         "by itself once one is.")
+                              .arg(table->label())
+                        : table->forceExpireRefusal;
+            out.push_back(f);
+        } else if (stale) {
             Finding f;
             f.kind = FindingKind::StaleLease;
             f.severity = 3;
             f.subject = r.name;
-            f.id = findingKindKey(f.kind) + QLatin1Char(':') + r.name;
-            const QString holder = e.holder.structured
+            f.id = findingKindKey(f.kind) + QLatin1Char(':') + e.key;
+            const QString holder = e.holder.structured && e.holder.pid > 0
                                        ? QStringLiteral("%1 (pid %2)").arg(e.holder.host).arg(e.holder.pid)
                                        : r.holder.value_or(QStringLiteral("(none)"));
             QString renewal;
@@ -72,7 +90,7 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
             f.kind = FindingKind::WriterClockSkew;
             f.severity = 2;
             f.subject = r.name;
-            f.id = findingKindKey(f.kind) + QLatin1Char(':') + r.name;
+            f.id = findingKindKey(f.kind) + QLatin1Char(':') + e.key;
             f.title =
                 QStringLiteral(
                     "%1: taken-at lies %2 in the server's future; the writer's clock (%3) is ahead")

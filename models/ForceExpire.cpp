@@ -196,6 +196,8 @@ QString ForceExpireOutcome::text() const
     case Kind::Timeout:
         return QStringLiteral("timed out; nothing was changed — %1").arg(error.toDisplayString());
     case Kind::NotAllowed:
+        if (!refusal.isEmpty()) // the library frees its locks its own way
+            return QStringLiteral("not sent: %1 Nothing was written.").arg(refusal);
         return QStringLiteral("not sent: operator mode is off for this connection profile (start with "
                               "--operator); nothing was written");
     case Kind::Failed:
@@ -455,12 +457,18 @@ std::vector<ForceExpireOutcome> forceExpire(const ForceExpireRequest& req,
 {
     std::vector<ForceExpireOutcome> out;
     out.reserve(targets.size());
-    if (!req.operatorMode) {
-        // Refuse before connecting: without operator mode no write statement is ever sent.
+    if (!req.operatorMode || !req.table.forceExpireRefusal.isEmpty() || req.table.mappedByExpressions()) {
+        // Refuse before connecting: without operator mode no write statement is ever sent, and a
+        // library that frees its locks another way (Quartz, db-scheduler, graphile-worker,
+        // Liquibase) is never written to behind its back.
         for (const auto& t : targets) {
             ForceExpireOutcome o;
             o.target = t;
             o.kind = ForceExpireOutcome::Kind::NotAllowed;
+            if (req.operatorMode)
+                o.refusal = req.table.forceExpireRefusal.isEmpty()
+                                ? QStringLiteral("%1 keeps no expiry column to set.").arg(req.table.label())
+                                : req.table.forceExpireRefusal;
             out.push_back(std::move(o));
         }
         return out;

@@ -65,6 +65,7 @@ struct ForceExpireOutcome
     QString privilegeNeeded;                // for NoPrivilege: "UPDATE on public.leases"
     QString dbRole;                         // current_user of the write connection
     bool serverAudited = false;             // a row was written to the server-side audit table
+    QString refusal; // for NotAllowed with operator mode on: the library frees its locks its own way
     pg::PgError error;                      // for the failing kinds
 
     bool changed() const { return kind == Kind::Expired; }

@@ -101,15 +101,66 @@ LeaseState LeaseModel::stateAt(int row, double now) const
 void LeaseModel::setPolicy(const LeasePolicy& p)
 {
     policy_ = p;
+    applyTables(tables_);
+}
+
+void LeaseModel::applyTables(std::shared_ptr<const std::vector<LeaseTableConfig>> tables)
+{
+    // Each table's scheme over the profile's policy: one rule set per table, read per row.
+    tables_ = std::move(tables);
+    policies_.clear();
+    QStringList names;
+    if (tables_)
+        for (const LeaseTableConfig& t : *tables_) {
+            policies_.push_back(policyForTable(policy_, t));
+            names << QStringLiteral("%1 (%2)").arg(t.qualifiedName(), t.label());
+        }
+    tableName_ = names.join(QStringLiteral(", "));
     for (int i = 0; i < int(rows_.size()); ++i)
         retime(i);
+}
+
+std::vector<int> LeaseModel::rowsNamed(const QString& name) const
+{
+    std::vector<int> out;
+    if (const int r = rowOfKey(name); r >= 0)
+        out.push_back(r);
+    for (int i = 0; i < int(rows_.size()); ++i)
+        if (rows_[size_t(i)].track.row.name == name && rows_[size_t(i)].key != name)
+            out.push_back(i);
+    return out;
+}
+
+const LeaseTableConfig* LeaseModel::tableOf(const Entry& e) const
+{
+    const int s = e.track.row.source;
+    return tables_ && s >= 0 && size_t(s) < tables_->size() ? &(*tables_)[size_t(s)] : nullptr;
+}
+
+QString LeaseModel::keyOf(const LeaseRow& r) const
+{
+    // The first table's rows by name; another table's name with its table: names are unique per
+    // table, not across them (a ShedLock job and a lease may share one).
+    if (r.source == 0 || !tables_ || size_t(r.source) >= tables_->size())
+        return r.name;
+    return r.name + QChar(2) + (*tables_)[size_t(r.source)].qualifiedName();
+}
+
+HolderParts LeaseModel::holderOf(const LeaseRow& r) const
+{
+    const auto format = tables_ && r.source >= 0 && size_t(r.source) < tables_->size()
+                            ? (*tables_)[size_t(r.source)].holderFormat
+                            : LeaseTableConfig::HolderFormat::HostPidToken;
+    return splitHolder(r.holder.value_or(QString()), format);
 }
 
 LeaseModel::Brief LeaseModel::briefOf(const Entry& e) const
 {
     Brief b;
-    b.when = leaseTimeline(e.track, policy_);
-    if (e.track.row.takenAt && !e.track.releasedAt)
+    b.when = leaseTimeline(e.track, policyOf(e));
+    const LeaseTableConfig* t = tableOf(e);
+    // Only a writer on the application's clock can put its taken-at in the server's future.
+    if (e.track.row.takenAt && !e.track.releasedAt && (writerClockCheck_ || (t && t->writerUsesAppClock)))
         b.takenAt = *e.track.row.takenAt;
     return b;
 }
@@ -127,7 +178,7 @@ std::vector<int> LeaseModel::rowsStaleOrSkewed(double now) const
 {
     std::vector<int> out;
     for (size_t i = 0; i < staleFrom_.size(); ++i)
-        if (now >= staleFrom_[i] || (writerClockCheck_ && brief_[i].takenAt > serverNow_ + 1.0))
+        if (now >= staleFrom_[i] || brief_[i].takenAt > serverNow_ + 1.0)
             out.push_back(int(i));
     return out;
 }
@@ -135,7 +186,7 @@ std::vector<int> LeaseModel::rowsStaleOrSkewed(double now) const
 bool LeaseModel::clockSkewAt(int row) const
 {
     // One second of slack: the writer's statement and our refresh are not the same instant.
-    return writerClockCheck_ && brief_[size_t(row)].takenAt > serverNow_ + 1.0;
+    return brief_[size_t(row)].takenAt > serverNow_ + 1.0;
 }
 
 QString LeaseModel::display(const Entry& e, int column, double now) const
@@ -149,7 +200,7 @@ QString LeaseModel::display(const Entry& e, int column, double now) const
             return QStringLiteral("(no holder)");
         return printable(e.holder.structured ? e.holder.host : *r.holder);
     case Pid:
-        return e.holder.structured ? QString::number(e.holder.pid) : QString();
+        return e.holder.structured && e.holder.pid > 0 ? QString::number(e.holder.pid) : QString();
     case Token:
         return e.holder.structured ? e.holder.token : QString();
     case TakenAt:
@@ -165,8 +216,12 @@ QString LeaseModel::display(const Entry& e, int column, double now) const
             s += QStringLiteral(" (unverified)");
         return s;
     }
+    case Scheme: {
+        const LeaseTableConfig* t = tableOf(e);
+        return t ? t->label() : QString();
+    }
     case State: {
-        const LeaseState st = classifyLease(e.track, now, policy_);
+        const LeaseState st = classifyLease(e.track, now, policyOf(e));
         QString s = leaseStateText(st);
         if (st == LeaseState::TakenOver && !e.track.previousHolder.isEmpty())
             s += QStringLiteral(" from ") + printable(e.track.previousHolder);
@@ -186,7 +241,7 @@ QVariant LeaseModel::sortValue(const Entry& e, int column, double now) const
     const LeaseRow& r = e.track.row;
     switch (column) {
     case Pid:
-        return e.holder.structured ? e.holder.pid : -1;
+        return e.holder.structured && e.holder.pid > 0 ? e.holder.pid : -1;
     case TakenAt:
         return r.takenAt.value_or(-1e300);
     case HeldFor:
@@ -194,7 +249,9 @@ QVariant LeaseModel::sortValue(const Entry& e, int column, double now) const
     case ExpiresIn:
         return liveExpiry(e) ? *liveExpiry(e) - now : 1e300;
     case State:
-        return leaseStateSeverity(classifyLease(e.track, now, policy_));
+        return leaseStateSeverity(classifyLease(e.track, now, policyOf(e)));
+    case Scheme:
+        return display(e, Scheme, now);
     default:
         return sortText(e, column).toString();
     }
@@ -226,14 +283,15 @@ bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity c
     // a sort makes millions of comparisons, and a clock reading each would triple a name sort's time.
     auto taken = [](const Entry& e) { return e.track.row.takenAt.value_or(-1e300); };
     auto expires = [](const Entry& e) { return liveExpiry(e).value_or(1e300); };
-    auto pid = [](const Entry& e) { return e.holder.structured ? e.holder.pid : qint64(-1); };
+    auto pid = [](const Entry& e) { return e.holder.structured && e.holder.pid > 0 ? e.holder.pid : qint64(-1); };
     switch (column) {
     case Pid:
         return pid(a) < pid(b);
     case TakenAt:
         return taken(a) < taken(b);
     case HeldFor: {
-        if (!a.track.releasedAt && !b.track.releasedAt && !policy_.expiryFrees) // both held: now cancels
+        if (!a.track.releasedAt && !b.track.releasedAt && !policyOf(a).expiryFrees &&
+            !policyOf(b).expiryFrees) // both held: now cancels
             return (a.track.row.takenAt ? -*a.track.row.takenAt : -1e300) <
                    (b.track.row.takenAt ? -*b.track.row.takenAt : -1e300);
         // A released row's hold stopped at its release: the clock is needed (few rows, 30 s each).
@@ -248,6 +306,11 @@ bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity c
     case State: {
         const double now = serverNowEstimate();
         return leaseStateSeverity(stateAt(left, now)) < leaseStateSeverity(stateAt(right, now));
+    }
+    case Scheme: {
+        const LeaseTableConfig* ta = tableOf(a);
+        const LeaseTableConfig* tb = tableOf(b);
+        return (ta ? ta->label() : QString()).compare(tb ? tb->label() : QString(), cs) < 0;
     }
     default:
         return sortText(a, column).compare(sortText(b, column), cs) < 0;
@@ -276,7 +339,7 @@ QVariant LeaseModel::data(const QModelIndex& index, int role) const
     case SortRole:
         return sortValue(e, index.column(), now);
     case StateRole:
-        return int(classifyLease(e.track, now, policy_));
+        return int(classifyLease(e.track, now, policyOf(e)));
     case FilterRole:
         return e.track.row.name + QLatin1Char(' ') + e.track.row.holder.value_or(QString());
     case SecondsLeftRole:
@@ -289,7 +352,10 @@ QVariant LeaseModel::data(const QModelIndex& index, int role) const
                        ? QStringLiteral("%1\nholder: %2").arg(e.track.row.name, *e.track.row.holder)
                        : e.track.row.name;
         if (index.column() == State) {
-            QString tip = leaseStateText(classifyLease(e.track, now, policy_));
+            const LeaseState st = classifyLease(e.track, now, policyOf(e));
+            QString tip = leaseStateText(st);
+            if (const LeaseTableConfig* t = tableOf(e); t && st == LeaseState::Stale && !t->staleMeaning.isEmpty())
+                tip += QStringLiteral(" (%1): %2").arg(t->label(), t->staleMeaning);
             if (const auto since = secondsSinceRenewal(e.track, now))
                 tip += QStringLiteral("\nlast renewal seen: %1 ago").arg(formatDuration(*since));
             if (e.track.ttl)
@@ -308,7 +374,7 @@ QVariant LeaseModel::data(const QModelIndex& index, int role) const
         }
         return {};
     case Qt::ForegroundRole: {
-        const LeaseState st = classifyLease(e.track, now, policy_);
+        const LeaseState st = classifyLease(e.track, now, policyOf(e));
         if (st == LeaseState::Released || !live_)
             return QBrush(QColor(0x9e, 0x9e, 0x9e));
         if (index.column() == State || index.column() == ExpiresIn)
@@ -328,8 +394,8 @@ QVariant LeaseModel::headerData(int section, Qt::Orientation o, int role) const
 {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
-    static const char* names[] = {"Lease",    "Holder host", "PID",     "Token",
-                                  "Taken at", "Held for",    "Expires", "State"};
+    static const char* names[] = {"Lease",    "Holder host", "PID",     "Token", "Taken at",
+                                  "Held for", "Expires",     "State",   "Scheme"};
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
 }
 
@@ -401,18 +467,11 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     live_ = true;
     tableProblem_ = s.leasesError ? s.leasesError->toDisplayString() : QString(); // said by summaryChanged()
     tableNote_ = s.leasesAbsent;
-    if (s.leaseTable) {
-        // The table's scheme decides what an expired row means (ShedLock: free) and whether
-        // renewals are expected; a detected table brings its rules with it.
-        const LeaseTableConfig& t = *s.leaseTable;
-        tableName_ = QStringLiteral("%1 (%2)").arg(t.qualifiedName(), t.scheme);
-        writerClockCheck_ = t.writerUsesAppClock;
-        LeasePolicy p = policy_;
-        p.expiryFrees = t.expiryFrees;
-        p.expectRenewals = t.expectRenewals;
-        if (!(p == policy_))
-            setPolicy(p);
-    }
+    // Each table's scheme decides what an expired row means (ShedLock: free) and whether renewals
+    // are expected; a detected table brings its rules with it.
+    if (s.leaseTables && (!tables_ || *tables_ != *s.leaseTables))
+        applyTables(s.leaseTables);
+    tablesFound_ = s.leasesFound;
     if (s.leasesError) {
         // The table is unreadable this time: keep the rows, but they are not current.
         live_ = false;
@@ -505,7 +564,7 @@ void LeaseModel::observeExisting(int i, const LeaseRow& row, Update& u)
     retime(i);
     if (!same) {
         if (holderChanged)
-            e.holder = splitHolder(row.holder.value_or(QString()));
+            e.holder = holderOf(row);
         u.minChanged = std::min(u.minChanged, i);
         u.maxChanged = std::max(u.maxChanged, i);
     }
@@ -528,7 +587,7 @@ bool LeaseModel::applyDelta(const Snapshot& s, const LeaseDelta& d, Update& u)
     // New names first, before anything changes: a name the model shows as a live row (not
     // released) cannot be new; if it is, fall back to comparing every row.
     for (size_t k = d.appendedFrom; k < s.leases.size(); ++k) {
-        const int i = index_.value(s.leases[k].name, -1);
+        const int i = index_.value(keyOf(s.leases[k]), -1);
         if (i >= 0 && !rows_[size_t(i)].track.releasedAt)
             return false;
     }
@@ -543,13 +602,14 @@ bool LeaseModel::applyDelta(const Snapshot& s, const LeaseDelta& d, Update& u)
         observeExisting(snapRow_[size_t(k)], s.leases[size_t(k)], u);
     for (size_t k = d.appendedFrom; k < s.leases.size(); ++k) {
         const LeaseRow& row = s.leases[k];
-        const int i = index_.value(row.name, -1);
+        const QString key = keyOf(row);
+        const int i = index_.value(key, -1);
         if (i >= 0) { // released earlier, back now
             observeExisting(i, row, u);
             snapRow_.push_back(i);
             continue;
         }
-        addEntry(row.name, row, Sighting::NewRow, u);
+        addEntry(key, row, Sighting::NewRow, u);
     }
     return true;
 }
@@ -559,7 +619,7 @@ void LeaseModel::addEntry(const QString& key, const LeaseRow& row, Sighting sigh
     Entry e;
     e.key = key;
     observeLease(e.track, row, serverNow_, prevServerNow_, sighting);
-    e.holder = splitHolder(row.holder.value_or(QString()));
+    e.holder = holderOf(row);
     u.added.push_back(std::move(e));
     snapRow_.push_back(-int(u.added.size())); // resolved once the added rows have their place
 }
@@ -579,12 +639,13 @@ void LeaseModel::applyFull(const Snapshot& s, bool first, Update& u)
         return (it != index_.constEnd() && seen[size_t(*it)]) || addedKeys.contains(k);
     };
     for (const LeaseRow& row : s.leases) {
-        QString key = row.name;
+        const QString base = keyOf(row);
+        QString key = base;
         if (used(key)) {
-            int& n = duplicates[row.name];
+            int& n = duplicates[base];
             n = std::max(n, 1);
             do
-                key = row.name + QChar(1) + QString::number(++n);
+                key = base + QChar(1) + QString::number(++n);
             while (used(key));
         }
         const auto it = index_.constFind(key);

@@ -19,7 +19,7 @@ class LeaseModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Name, Host, Pid, Token, TakenAt, HeldFor, ExpiresIn, State, ColumnCount };
+    enum Column { Name, Host, Pid, Token, TakenAt, HeldFor, ExpiresIn, State, Scheme, ColumnCount };
     enum Role {
         SortRole = Qt::UserRole + 1, // numbers for time columns, severity for state
         StateRole,                   // int(LeaseState)
@@ -49,8 +49,14 @@ public:
     const QString& tableProblem() const { return tableProblem_; }
     // No lease table configured and none found: what was looked for (information, not a problem).
     const QString& tableNote() const { return tableNote_; }
-    // The table the rows come from, "public.shedlock (shedlock)"; empty before the first read.
+    // The tables the rows come from, "public.shedlock (ShedLock), public.qrtz_scheduler_state
+    // (Quartz)"; empty before the first read. tablesFound(): what detection found, with why a
+    // table found is not read.
     const QString& tableName() const { return tableName_; }
+    const QStringList& tablesFound() const { return tablesFound_; }
+    int tableCount() const { return tables_ ? int(tables_->size()) : 0; }
+    // The table a row comes from (its scheme's rules and words), or null.
+    const LeaseTableConfig* tableAt(int row) const { return tableOf(rows_[size_t(row)]); }
     // Age of the data in seconds (monotonic), for "data is N s old" while disconnected.
     double dataAgeSeconds() const;
 
@@ -70,6 +76,8 @@ public:
     // lease findings are about. One double a row is read, not each row's timeline.
     std::vector<int> rowsStaleOrSkewed(double now) const;
     int rowOfKey(const QString& key) const { return index_.value(key, -1); }
+    // Every row with this lease name, whatever its table (a name is unique per table only).
+    std::vector<int> rowsNamed(const QString& name) const;
 
     // SortRole's order, typed: no QVariant (nor a display string) per comparison. Sorting 100 000
     // rows makes millions of them; LeaseSortFilterProxy calls these.
@@ -97,7 +105,7 @@ private:
     {
         if (e.track.releasedAt)
             return *e.track.releasedAt;
-        if (policy_.expiryFrees && e.track.row.expiresAt && *e.track.row.expiresAt < now)
+        if (policyOf(e).expiryFrees && e.track.row.expiresAt && *e.track.row.expiresAt < now)
             return *e.track.row.expiresAt;
         return now;
     }
@@ -107,6 +115,15 @@ private:
         return e.track.releasedAt ? std::nullopt : e.track.row.expiresAt;
     }
     void rebuildIndex();
+    void applyTables(std::shared_ptr<const std::vector<LeaseTableConfig>> tables);
+    const LeaseTableConfig* tableOf(const Entry& e) const;
+    const LeasePolicy& policyOf(const Entry& e) const
+    {
+        const int s = e.track.row.source;
+        return s >= 0 && size_t(s) < policies_.size() ? policies_[size_t(s)] : policy_;
+    }
+    QString keyOf(const LeaseRow& r) const;
+    HolderParts holderOf(const LeaseRow& r) const;
 
     struct Update
     {
@@ -146,7 +163,10 @@ private:
     int releasedCount_ = 0;
     std::vector<qint8> tickStates_; // state of each row at the last tick
     QHash<QString, int> index_;
-    LeasePolicy policy_;
+    LeasePolicy policy_;                       // the profile's
+    std::vector<LeasePolicy> policies_;        // per table: the profile's with the table's scheme
+    std::shared_ptr<const std::vector<LeaseTableConfig>> tables_;
+    QStringList tablesFound_;
     MonotonicClock clock_;
     double serverNow_ = 0;
     double prevServerNow_ = 0;

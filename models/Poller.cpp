@@ -199,11 +199,7 @@ LeasePolicy leasePolicyFor(const PollerConfig& cfg)
 {
     LeasePolicy p;
     p.refreshIntervalS = cfg.intervalMs / 1000.0;
-    p.ttlOverride = cfg.leases.ttlSeconds;
-    p.expiringSoonShare = cfg.leases.expiringSoonShare;
-    p.expiryFrees = cfg.leases.expiryFrees;
-    p.expectRenewals = cfg.leases.expectRenewals;
-    return p;
+    return policyForTable(p, cfg.leases);
 }
 
 // The previous read of the leases: each row's bytes (to compare, cell by cell, with the next read),
@@ -533,24 +529,32 @@ Snapshot Poller::refreshOnce()
     }
     const auto deadline = pg::Clock::now() + std::chrono::milliseconds(cfg_.refreshDeadlineMs);
 
-    // The table check runs at connect and again every 10 refreshes while it fails (the table may appear).
-    if (!leaseTableChecked_ || ((leaseTableError_ || !leasesAbsent_.isEmpty()) && ++refreshesSinceCheck_ >= 10)) {
-        // Nothing configured: which lease table is there (one catalogue read, at connect and every
-        // 10 refreshes while none is found).
-        LeaseTableConfig table = cfg_.leases;
+    // The lease tables are found (or the named one checked) at connect, again every 10 refreshes
+    // while that fails, and every 60 while detecting (a library's table may appear later).
+    const bool detecting = cfg_.detectLeaseTable && cfg_.leases.isDefault();
+    const bool troubled = leaseTableError_ || !leasesAbsent_.isEmpty();
+    if (!leaseTableChecked_ || ((troubled || detecting) && ++refreshesSinceCheck_ >= (troubled ? 10 : 60))) {
+        std::vector<LeaseTableConfig> tables{cfg_.leases};
+        std::optional<pg::PgError> detectProblem;
+        QStringList found;
+        bool detectedRowVersions = false;
         leasesAbsent_.clear();
-        if (cfg_.detectLeaseTable && cfg_.leases.isDefault()) {
-            pg::ResultPtr found;
-            const pg::PgError de = conn_.exec(leaseTableDetection(), found, deadline);
+        if (detecting) {
+            // Nothing configured: which of the catalogue's tables are there (one catalogue read).
+            pg::ResultPtr res;
+            const pg::PgError de = conn_.exec(leaseTableDetection(), res, deadline);
             if (de.needsReconnect()) {
                 s.error = de;
                 s.receivedWall = QDateTime::currentDateTime();
                 return s;
             }
             if (!de.isError()) {
-                if (auto t = detectedLeaseTable(found.get()))
-                    table = *t;
-                else
+                DetectedLeaseTables d = detectedLeaseTables(res.get());
+                tables = std::move(d.tables);
+                detectProblem = d.problem;
+                found = d.found;
+                detectedRowVersions = d.rowVersions;
+                if (tables.empty() && !detectProblem)
                     leasesAbsent_ = noLeaseTableText();
             }
         }
@@ -572,12 +576,16 @@ Snapshot Poller::refreshOnce()
             if (!libraryKeys_ || *libraryKeys_ != *names)
                 libraryKeys_ = std::move(names);
         }
-        if (!table_ || !(*table_ == table)) {
-            table_ = std::make_shared<const LeaseTableConfig>(table);
-            leaseCache_.reset(); // another table: every row is read afresh
+        if (!tables_ || *tables_ != tables) {
+            tables_ = std::make_shared<const std::vector<LeaseTableConfig>>(tables);
+            leaseCache_.reset(); // other tables: every row is read afresh
         }
+        leasesFound_ = found;
+        // A named table is checked (exists, privileges, columns); detected ones were recognised
+        // by their columns and privileges in the detection itself.
+        const bool checkNamed = !detecting;
         std::vector<pg::StatementResult> res;
-        std::vector<pg::Statement> check = leasesAbsent_.isEmpty() ? leaseTableCheck(table) : std::vector<pg::Statement>{};
+        std::vector<pg::Statement> check = checkNamed ? leaseTableCheck(cfg_.leases) : std::vector<pg::Statement>{};
         // The profile's lock names are known now: hash them in the same round trip, so that even
         // a one-shot snapshot resolves them (lease names follow from the next refresh on).
         const QStringList known =
@@ -594,8 +602,13 @@ Snapshot Poller::refreshOnce()
             addHashes(res.back().result.get());
             res.pop_back();
         }
-        leaseTableError_ = leasesAbsent_.isEmpty() ? interpretLeaseTableCheck(table, res) : std::nullopt;
-        leaseRowVersions_ = !leaseTableError_ && leasesAbsent_.isEmpty() && leaseTableHasRowVersions(res);
+        if (checkNamed) {
+            leaseTableError_ = interpretLeaseTableCheck(cfg_.leases, res);
+            leaseRowVersions_ = !leaseTableError_ && leaseTableHasRowVersions(res);
+        } else {
+            leaseTableError_ = detectProblem;
+            leaseRowVersions_ = detectedRowVersions;
+        }
         leaseTableChecked_ = true;
         refreshesSinceCheck_ = 0;
     }
@@ -634,10 +647,12 @@ Snapshot Poller::refreshOnce()
     if (!toHash.isEmpty())
         stmts.push_back(hashStatement(toHash));
     const int hashIdx = toHash.isEmpty() ? -1 : int(stmts.size()) - 1;
-    const bool readLeases = !leaseTableError_.has_value() && leasesAbsent_.isEmpty();
+    // Detected tables are read even when another one found could not be (its problem is told).
+    const bool readLeases = tables_ && !tables_->empty() && (!leaseTableError_ || detecting);
     const int leasesIdx = int(stmts.size());
     if (readLeases)
-        stmts.push_back(leaseSelect(conn_, *table_, leaseRowVersions_));
+        stmts.push_back(tables_->size() == 1 ? leaseSelect(conn_, tables_->front(), leaseRowVersions_)
+                                             : leaseSelectAll(conn_, *tables_));
     const int serverTimeIdx = int(stmts.size());
     stmts.push_back({kServerTimeSql_, {}});
 
@@ -806,14 +821,20 @@ Snapshot Poller::refreshOnce()
             leaseTableChecked_ = false;
             leaseCache_.reset();
         } else if (lr.result) {
-            decodeLeases(lr.result.get(), s);
+            if (tables_->size() == 1)
+                decodeLeases(lr.result.get(), s);
+            else
+                decodeLeasesTagged(lr.result.get(), s);
+            if (!s.leasesError)
+                s.leasesError = leaseTableError_;
         }
     } else {
         s.leasesError = leaseTableError_;
     }
     if (leasesAbsent_.isEmpty())
-        s.leaseTable = table_;
+        s.leaseTables = tables_;
     s.leasesAbsent = leasesAbsent_;
+    s.leasesFound = leasesFound_;
     s.decodeMs = std::chrono::duration<double, std::milli>(pg::Clock::now() - t1).count();
     s.analysis = std::make_shared<const Analysis>(analyze(s, cfg_.analysis, lastAnalysis_.get()));
     lastAnalysis_ = s.analysis;
@@ -915,6 +936,24 @@ void Poller::decodeLeasesFully(const PGresult* r, Snapshot& s)
     d->source = c->source; // baseSeq 0: no base, the model compares every row
     s.leaseDelta = std::move(d);
     leaseCache_ = std::move(c);
+}
+
+void Poller::decodeLeasesTagged(const PGresult* r, Snapshot& s)
+{
+    // Several tables, a few rows each (library tables): decoded plainly, no delta (the model
+    // compares every row). The fifth column is the row's table.
+    leaseCache_.reset();
+    const int n = PQntuples(r);
+    namesToHash_.clear();
+    for (int i = 0; i < n; ++i) {
+        LeaseRow row = leaseRowAt(r, i, 0);
+        if (!PQgetisnull(r, i, 4) && PQgetlength(r, i, 4) == 4) {
+            const auto* b = reinterpret_cast<const unsigned char*>(PQgetvalue(r, i, 4));
+            row.source = int(qint32(quint32(b[0]) << 24 | quint32(b[1]) << 16 | quint32(b[2]) << 8 | quint32(b[3])));
+        }
+        namesToHash_ << row.name;
+        s.leases.push_back(std::move(row));
+    }
 }
 
 void Poller::decodeLeases(const PGresult* r, Snapshot& s)

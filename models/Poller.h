@@ -120,6 +120,7 @@ private:
     // with a LeaseDelta for the model.
     void decodeLeases(const PGresult* r, Snapshot& s);
     void decodeLeasesFully(const PGresult* r, Snapshot& s);
+    void decodeLeasesTagged(const PGresult* r, Snapshot& s); // several tables (leaseSelectAll())
     void decodeLocks(const PGresult* r, Snapshot& s);
 
     PollerConfig cfg_;
@@ -128,8 +129,10 @@ private:
     pg::Connection conn_;
     ConnectionStatus status_;
     std::optional<pg::PgError> leaseTableError_; // from the check at connect
-    std::shared_ptr<const LeaseTableConfig> table_; // the lease table read (configured or detected)
-    QString leasesAbsent_;                          // none configured, none found
+    // The lease tables read (the configured one, or every one detected), as in Snapshot::leaseTables.
+    std::shared_ptr<const std::vector<LeaseTableConfig>> tables_;
+    QString leasesAbsent_;    // none configured, none found
+    QStringList leasesFound_; // what detection found
     std::shared_ptr<const QHash<qint64, QString>> libraryKeys_; // see LibraryKeys.h
     bool leaseRowVersions_ = false;              // the table has xmin (see leaseSelect())
     QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server

@@ -126,6 +126,7 @@ PollerConfig Profile::toPollerConfig(PollerConfig base) const
 {
     base.connect.dsn = conninfo();
     base.leases = leases;
+    base.detectLeaseTable = detectLeaseTables;
     base.intervalMs = intervalMs;
     base.lockNames = lockNames;
     base.lockNamePrefixes = lockNamePrefixes;
@@ -149,7 +150,8 @@ QJsonObject Profile::toJson() const
                    {QStringLiteral("columns"), leases.columnsSpec()},
                    {QStringLiteral("timeKind"), leases.timeKindSpec()},
                    {QStringLiteral("writerUsesAppClock"), leases.writerUsesAppClock},
-                   {QStringLiteral("expiringSoonShare"), leases.expiringSoonShare}};
+                   {QStringLiteral("expiringSoonShare"), leases.expiringSoonShare},
+                   {QStringLiteral("detect"), detectLeaseTables}};
     if (leases.ttlSeconds)
         lt.insert(QStringLiteral("ttlSeconds"), *leases.ttlSeconds);
     QJsonObject pools;
@@ -202,6 +204,7 @@ Profile Profile::fromJson(const QJsonObject& o)
     const QJsonObject lt = o.value(QStringLiteral("leases")).toObject();
     p.leasePreset = lt.value(QStringLiteral("preset")).toString(QStringLiteral("default"));
     p.leases = LeaseTableConfig::preset(p.leasePreset).value_or(LeaseTableConfig{});
+    p.detectLeaseTables = lt.value(QStringLiteral("detect")).toBool(true);
     p.leases.schema = lt.value(QStringLiteral("schema")).toString(p.leases.schema);
     p.leases.table = lt.value(QStringLiteral("table")).toString(p.leases.table);
     if (lt.contains(QStringLiteral("columns")))

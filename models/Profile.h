@@ -25,6 +25,8 @@ struct Profile
 
     QString leasePreset = QStringLiteral("default"); // the base for the fields below
     LeaseTableConfig leases;
+    // With `leases` left at its defaults, look for the catalogue's tables (ShedLock, Quartz, …).
+    bool detectLeaseTables = true;
     int intervalMs = 1000;
     QStringList lockNames, lockNamePrefixes;
     int patternDays = 7;

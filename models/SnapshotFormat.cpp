@@ -172,10 +172,12 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const st
         QJsonObject o;
         o[QStringLiteral("name")] = r.name;
         o[QStringLiteral("holder")] = r.holder ? QJsonValue(*r.holder) : QJsonValue::Null;
-        o[QStringLiteral("holder_host")] = e.holder.structured ? QJsonValue(e.holder.host) : QJsonValue::Null;
-        o[QStringLiteral("holder_pid")] = e.holder.structured ? QJsonValue(e.holder.pid) : QJsonValue::Null;
-        o[QStringLiteral("holder_token")] =
-            e.holder.structured ? QJsonValue(e.holder.token) : QJsonValue::Null;
+        // The parts the scheme's holder format carries; null where it has none (a host name has no pid).
+        auto part = [&](const QString& v) { return e.holder.structured && !v.isEmpty() ? QJsonValue(v) : QJsonValue::Null; };
+        o[QStringLiteral("holder_host")] = part(e.holder.host);
+        o[QStringLiteral("holder_pid")] =
+            e.holder.structured && e.holder.pid > 0 ? QJsonValue(e.holder.pid) : QJsonValue::Null;
+        o[QStringLiteral("holder_token")] = part(e.holder.token);
         o[QStringLiteral("taken_at")] = isoOrNull(r.takenAt);
         o[QStringLiteral("expires_at")] = isoOrNull(r.expiresAt);
         o[QStringLiteral("seconds_left")] =
@@ -185,16 +187,29 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const st
         o[QStringLiteral("state_text")] = leaseStateText(st);
         if (leases.clockSkewAt(i))
             o[QStringLiteral("writer_clock_ahead")] = true;
+        if (const LeaseTableConfig* t = leases.tableAt(i)) {
+            o[QStringLiteral("scheme")] = t->scheme;
+            o[QStringLiteral("table")] = t->qualifiedName();
+        }
         rows.append(o);
     }
     QJsonObject leasesObj;
     leasesObj[QStringLiteral("rows")] = rows;
     if (s.leasesError)
         leasesObj[QStringLiteral("error")] = errorJson(*s.leasesError);
-    if (s.leaseTable) {
-        leasesObj[QStringLiteral("table")] = s.leaseTable->qualifiedName();
-        leasesObj[QStringLiteral("scheme")] = s.leaseTable->scheme;
+    if (s.leaseTables && !s.leaseTables->empty()) {
+        // Every table read; "table"/"scheme" name the first (the only one, usually).
+        QJsonArray tables;
+        for (const LeaseTableConfig& t : *s.leaseTables)
+            tables.append(QJsonObject{{QStringLiteral("table"), t.qualifiedName()},
+                                      {QStringLiteral("scheme"), t.scheme},
+                                      {QStringLiteral("library"), t.label()}});
+        leasesObj[QStringLiteral("tables")] = tables;
+        leasesObj[QStringLiteral("table")] = s.leaseTables->front().qualifiedName();
+        leasesObj[QStringLiteral("scheme")] = s.leaseTables->front().scheme;
     }
+    if (!s.leasesFound.isEmpty())
+        leasesObj[QStringLiteral("found")] = QJsonArray::fromStringList(s.leasesFound);
     if (!s.leasesAbsent.isEmpty())
         leasesObj[QStringLiteral("absent")] = s.leasesAbsent;
     const auto counts = leases.stateCounts();
@@ -298,7 +313,8 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
                             g.pinned ? QStringLiteral("  PINNED") : QString());
     }
     out += QStringLiteral("\nLEASES");
-    if (s.leasesError) {
+    const int tableCount = s.leaseTables ? int(s.leaseTables->size()) : 0;
+    if (s.leasesError && leases.rowCount() == 0 && tableCount == 0) {
         out += QStringLiteral(": %1\n").arg(s.leasesError->toDisplayString());
         return out;
     }
@@ -312,17 +328,21 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
     for (int i = 0; i < kLeaseStateCount; ++i)
         if (counts[size_t(i)])
             parts << QStringLiteral("%1 %2").arg(counts[size_t(i)]).arg(leaseStateText(LeaseState(i)));
-    // Which table, when it is not the default one (found by detection, or named).
-    const QString where = s.leaseTable && (s.leaseTable->scheme != QLatin1String("default") ||
-                                           s.leaseTable->qualifiedName() != QLatin1String("public.leases"))
-                              ? QStringLiteral(" in %1 (%2)").arg(s.leaseTable->qualifiedName(), s.leaseTable->scheme)
-                              : QString();
+    // Which tables, when it is not the default one alone (found by detection, or named).
+    const bool onlyDefault = tableCount == 1 && s.leaseTables->front().scheme == QLatin1String("default") &&
+                             s.leaseTables->front().qualifiedName() == QLatin1String("public.leases");
+    const QString where = tableCount > 0 && !onlyDefault ? QStringLiteral(" in %1").arg(leases.tableName()) : QString();
     out += QStringLiteral(" (%1)%2%3\n")
                .arg(leases.rowCount())
                .arg(where, parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")));
+    if (s.leasesError)
+        out += QStringLiteral("  not read: %1\n").arg(s.leasesError->toDisplayString());
     // Column widths from the content, capped so one long name cannot push the table off screen.
-    const int cols[] = {LeaseModel::Name,    LeaseModel::Host,      LeaseModel::Pid,
-                        LeaseModel::HeldFor, LeaseModel::ExpiresIn, LeaseModel::State};
+    // The scheme's column only when several tables are read.
+    std::vector<int> cols = {LeaseModel::Name,    LeaseModel::Host,      LeaseModel::Pid,
+                             LeaseModel::HeldFor, LeaseModel::ExpiresIn, LeaseModel::State};
+    if (tableCount > 1)
+        cols.insert(cols.begin() + 1, LeaseModel::Scheme);
     std::vector<int> width;
     for (int c : cols)
         width.push_back(int(leases.headerData(c, Qt::Horizontal).toString().size()));

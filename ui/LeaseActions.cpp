@@ -112,6 +112,32 @@ void LeaseActions::forceExpireSelected()
     const Snapshot& snap = monitor_->lastSnapshot();
     // An empty session list says nothing (not read yet, or hidden): "unknown", never "no session".
     const bool sessionsKnown = !snap.sessions.empty();
+    // One table per action, and only where the library lets a lease be freed by its expiry.
+    std::optional<LeaseTableConfig> table;
+    QString refusal;
+    for (const QModelIndex& proxyIndex : rows) {
+        const QModelIndex src = view_->proxy()->mapToSource(proxyIndex);
+        const LeaseTableConfig* t = src.isValid() ? model->tableAt(src.row()) : nullptr;
+        if (!t)
+            continue;
+        if (table && !(*table == *t))
+            refusal = tr("The selection spans %1 and %2: force-expire the leases of one table at a time.")
+                          .arg(table->qualifiedName(), t->qualifiedName());
+        else if (!t->forceExpireRefusal.isEmpty())
+            refusal = tr("Force-expire is not offered for %1 (%2). %3")
+                          .arg(t->label(), t->qualifiedName(), t->forceExpireRefusal);
+        table = *t;
+        if (!refusal.isEmpty())
+            break;
+    }
+    if (!refusal.isEmpty()) {
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Force-expire"), refusal, QMessageBox::Ok,
+                                    view_->window());
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return;
+    }
+    pendingTable_ = table;
     std::vector<ForceExpireDialog::Item> items;
     for (const QModelIndex& proxyIndex : rows) {
         const QModelIndex src = view_->proxy()->mapToSource(proxyIndex);
@@ -125,7 +151,8 @@ void LeaseActions::forceExpireSelected()
     }
     if (items.empty())
         return;
-    auto* dlg = new ForceExpireDialog(std::move(items), now, monitor_->config().leases.qualifiedName(),
+    auto* dlg = new ForceExpireDialog(std::move(items), now,
+                                      table ? table->qualifiedName() : monitor_->config().leases.qualifiedName(),
                                       view_->window());
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     dialog_ = dlg;
@@ -154,8 +181,8 @@ void LeaseActions::run(const std::vector<ForceExpireTarget>& targets)
     if (!monitor_ || running_)
         return;
     ForceExpireRequest req = forceExpireRequestFor(monitor_->config());
-    if (const auto& t = monitor_->lastSnapshot().leaseTable)
-        req.table = *t; // the table the rows came from (found by detection, maybe)
+    if (pendingTable_)
+        req.table = *pendingTable_; // the table the rows came from (found by detection, maybe)
     // The attempt is on record before anything is sent: even a crash mid-action leaves a trace.
     std::vector<qint64> ids = auditForceExpireSent(audit_, req, targets, databaseLabel());
     startWorker([this, req, targets, ids] {

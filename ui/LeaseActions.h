@@ -71,6 +71,7 @@ private:
     QPointer<AuditView> auditView_;
     bool running_ = false;
     std::thread worker_;
+    std::optional<LeaseTableConfig> pendingTable_; // the table of the leases in the open dialog
 };
 
 } // namespace lw::ui

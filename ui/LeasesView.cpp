@@ -47,9 +47,11 @@ LeasesView::LeasesView(LeaseModel* model, QWidget* parent) : QWidget(parent), mo
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
     table_->setItemDelegateForColumn(LeaseModel::State, new StateDelegate(table_));
-    const int widths[] = {200, 160, 70, 150, 150, 110, 150};
+    const int widths[] = {200, 160, 70, 150, 150, 110, 150, 190, 110};
     for (int c = 0; c < int(std::size(widths)); ++c)
         table_->setColumnWidth(c, widths[c]);
+    // The scheme beside the lease's name (shown when several tables are read).
+    table_->horizontalHeader()->moveSection(LeaseModel::Scheme, 1);
 
     auto* top = new QHBoxLayout;
     top->addWidget(summary_, 1);
@@ -106,8 +108,19 @@ void LeasesView::updateSummary()
         text += QStringLiteral(" — ") + parts.join(QStringLiteral(" · "));
     if (!model_->tableName().isEmpty() && note.isEmpty())
         text += QStringLiteral(" <span style='color:#757575'>in %1</span>").arg(model_->tableName().toHtmlEscaped());
-    note_->setText(note);
-    note_->setVisible(!note.isEmpty());
+    // Tables found but not read (another application's table of that name, no privilege): said, as
+    // information beside the rows of the others.
+    QStringList notRead;
+    for (const QString& f : model_->tablesFound())
+        if (f.contains(QLatin1String(": not read")))
+            notRead << f.toHtmlEscaped();
+    QString noteText = note.toHtmlEscaped();
+    if (!notRead.isEmpty())
+        noteText += (noteText.isEmpty() ? QString() : QStringLiteral("<br>")) + tr("Found, not read: %1").arg(notRead.join(QStringLiteral("; ")));
+    note_->setText(noteText);
+    note_->setVisible(!noteText.isEmpty());
+    // The scheme column when several tables are read.
+    table_->setColumnHidden(LeaseModel::Scheme, model_->tableCount() <= 1);
     if (known && !model_->isLive())
         text += QStringLiteral(" — <span style='color:#9e9e9e'>data %1 old, not live</span>")
                     .arg(formatDuration(model_->dataAgeSeconds()));

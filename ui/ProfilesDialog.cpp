@@ -153,10 +153,18 @@ ProfilesDialog::ProfilesDialog(ProfileStore* store, QWidget* parent)
         table_->setText(lt->qualifiedName());
         columns_->setText(lt->columnsSpec());
         timeKind_->setText(lt->timeKindSpec());
+        // A library read through the catalogue's expressions has no columns to map by hand.
+        columns_->setEnabled(!lt->mappedByExpressions());
+        timeKind_->setEnabled(!lt->mappedByExpressions());
     });
+    detect_ = new QCheckBox(tr("Find library lease tables (ShedLock, River, Oban, Quartz, db-scheduler, "
+                               "graphile-worker, Liquibase) while the table is left at its default"));
+    detect_->setObjectName(QStringLiteral("profileDetect"));
+    detect_->setChecked(true);
     auto* leases = new QGroupBox(tr("Leases table"));
     auto* lf = new QFormLayout(leases);
     lf->addRow(tr("P&reset:"), preset_);
+    lf->addRow(QString(), detect_);
     lf->addRow(tr("&Table:"), table_);
     lf->addRow(tr("&Columns:"), columns_);
     lf->addRow(tr("Time &kind:"), timeKind_);
@@ -308,6 +316,9 @@ void ProfilesDialog::setFormProfile(const Profile& p)
         const QSignalBlocker block(preset_);
         preset_->setCurrentText(p.leasePreset);
     }
+    detect_->setChecked(p.detectLeaseTables);
+    columns_->setEnabled(!p.leases.mappedByExpressions());
+    timeKind_->setEnabled(!p.leases.mappedByExpressions());
     table_->setText(p.leases.qualifiedName());
     columns_->setText(p.leases.columnsSpec());
     timeKind_->setText(p.leases.timeKindSpec());
@@ -347,6 +358,7 @@ Profile ProfilesDialog::formProfile() const
     p.sslkey = sslkey_->text().trimmed();
     p.leasePreset = preset_->currentText();
     p.leases = LeaseTableConfig::preset(p.leasePreset).value_or(LeaseTableConfig{});
+    p.detectLeaseTables = detect_->isChecked();
     p.leases.setQualifiedName(table_->text());
     if (!columns_->text().trimmed().isEmpty())
         p.leases.setColumns(columns_->text().trimmed());

@@ -57,6 +57,7 @@ private:
     QComboBox* sslmode_;
     QLineEdit *sslrootcert_, *sslcert_, *sslkey_;
     QComboBox* preset_;
+    QCheckBox* detect_;
     QLineEdit *table_, *columns_, *timeKind_;
     QDoubleSpinBox* ttl_;
     QSpinBox* interval_;

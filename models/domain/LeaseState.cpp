@@ -112,6 +112,62 @@ HolderParts splitHolder(const QString& holder)
     return p;
 }
 
+LeasePolicy policyForTable(LeasePolicy p, const LeaseTableConfig& t)
+{
+    p.expiryFrees = t.expiryFrees;
+    p.expectRenewals = t.expectRenewals;
+    p.renewShare = t.renewShare;
+    p.expiringSoonShare = t.expiringSoonShare;
+    if (t.ttlSeconds)
+        p.ttlOverride = t.ttlSeconds;
+    return p;
+}
+
+namespace {
+// host and token from a pattern's two groups; the whole string as the host when it does not match.
+HolderParts hostAndToken(const QString& holder, const QRegularExpression& re)
+{
+    HolderParts p;
+    const auto m = re.match(holder);
+    p.structured = true;
+    p.host = m.hasMatch() ? m.captured(1) : holder;
+    p.token = m.hasMatch() ? m.captured(2) : QString();
+    return p;
+}
+} // namespace
+
+HolderParts splitHolder(const QString& holder, LeaseTableConfig::HolderFormat format)
+{
+    using F = LeaseTableConfig::HolderFormat;
+    // River's defaultClientID: host (dots as '_') + "_" + start time 2006_01_02T15_04_05_000000.
+    static const QRegularExpression river(
+        QStringLiteral("^(.+)_(\\d{4}_\\d{2}_\\d{2}T\\d{2}_\\d{2}_\\d{2}(?:_\\d+)?)$"));
+    // Liquibase: host[#description] (address)
+    static const QRegularExpression liquibase(QStringLiteral("^(.*\\S)\\s+\\(([^()]*)\\)$"));
+    // Quartz AUTO: host + 13-digit epoch milliseconds (else the host alone: HostnameInstanceIdGenerator)
+    static const QRegularExpression quartz(QStringLiteral("^(.+?)(\\d{13})$"));
+    HolderParts p;
+    switch (format) {
+    case F::HostPidToken:
+        return splitHolder(holder);
+    case F::Host:
+        p.structured = !holder.isEmpty();
+        p.host = holder;
+        return p;
+    case F::RiverClientId:
+        return hostAndToken(holder, river);
+    case F::HostAddress:
+        return hostAndToken(holder, liquibase);
+    case F::QuartzInstanceId:
+        return hostAndToken(holder, quartz);
+    case F::Opaque:
+        p.structured = true;
+        p.token = holder;
+        return p;
+    }
+    return p;
+}
+
 void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow, Sighting sighting)
 {
     const bool existing = sighting == Sighting::Existing;
@@ -175,8 +231,9 @@ std::optional<double> overdueAfter(const LeaseTrack& t, const LeasePolicy& p)
     const std::optional<double> ttl = p.ttlOverride ? p.ttlOverride : (t.ttl ? t.ttl : t.ttlUpper);
     if (!ttl || *ttl <= 0)
         return std::nullopt;
-    // Renewals come every TTL/4; allow one more quarter (or 1.5 refreshes) before calling it missed.
-    return *ttl * 0.25 + std::max(*ttl * 0.25, 1.5 * p.refreshIntervalS);
+    // Renewals come every TTL/4 (or the scheme's share); allow one more quarter (or 1.5 refreshes)
+    // before calling it missed.
+    return *ttl * p.renewShare + std::max(*ttl * 0.25, 1.5 * p.refreshIntervalS);
 }
 
 std::optional<double> secondsSinceRenewal(const LeaseTrack& t, double now)

@@ -30,12 +30,14 @@ QColor leaseStateColor(LeaseState s); // one palette for the window and the mode
 
 struct HolderParts
 {
-    bool structured = false; // matched host:pid:token
+    bool structured = false; // split by its scheme's format (host:pid:token, a host name, …)
     QString host;
-    qint64 pid = 0;
+    qint64 pid = 0; // 0: the format carries none
     QString token;
 };
 HolderParts splitHolder(const QString& holder);
+// By the library's own holder format (see LeaseTableConfig::HolderFormat).
+HolderParts splitHolder(const QString& holder, LeaseTableConfig::HolderFormat format);
 
 struct LeasePolicy
 {
@@ -49,8 +51,13 @@ struct LeasePolicy
     // that takes a lock for a fixed time and never renews it has no renewal to be overdue.
     bool expiryFrees = false;
     bool expectRenewals = true;
+    double renewShare = 0.25; // renewals come every this share of the TTL
     bool operator==(const LeasePolicy&) const = default;
 };
+
+// The table's scheme applied to the profile's policy: what an expired row means, whether and how
+// often renewals come, a TTL the catalogue knows. The one place a scheme's rules become a policy.
+LeasePolicy policyForTable(LeasePolicy base, const LeaseTableConfig& table);
 
 struct LeaseTrack
 {

@@ -4,6 +4,8 @@
 
 #include <QHash>
 
+#include <algorithm>
+
 namespace lw {
 
 QString LeaseTableConfig::timeKindSpec() const
@@ -36,89 +38,171 @@ void LeaseTableConfig::setQualifiedName(const QString& name)
     }
 }
 
-QStringList LeaseTableConfig::presetNames()
+std::vector<std::pair<QString, QString>> LeaseTableConfig::requiredColumns() const
 {
-    return {QStringLiteral("default"), QStringLiteral("shedlock"), QStringLiteral("river")};
+    if (mappedByExpressions())
+        return signature;
+    const QString time = timeKind == TimeKind::TimestampTz ? QStringLiteral("timestamptz") : QStringLiteral("timestamp");
+    return {{nameColumn, QStringLiteral("text")},
+            {holderColumn, QStringLiteral("text")},
+            {takenAtColumn, time},
+            {expiresAtColumn, time}};
 }
 
-std::optional<LeaseTableConfig> LeaseTableConfig::preset(const QString& name)
+namespace {
+// A column's type (regtype's name) as the kind a signature asks for.
+QString typeKind(const QString& t)
 {
-    LeaseTableConfig c;
-    if (name == QLatin1String("default"))
-        return c;
-    if (name == QLatin1String("shedlock")) {
-        c.table = QStringLiteral("shedlock");
-        c.nameColumn = QStringLiteral("name");
-        c.holderColumn = QStringLiteral("locked_by");
-        c.takenAtColumn = QStringLiteral("locked_at");
-        c.expiresAtColumn = QStringLiteral("lock_until");
-        c.timeKind = TimeKind::NaiveUtc;
-        c.writerUsesAppClock = true; // ShedLock writes from the application's clock unless told otherwise
-        c.scheme = QStringLiteral("shedlock");
-        c.expiryFrees = true;
-        c.expectRenewals = false;
-        return c;
-    }
-    if (name == QLatin1String("river")) {
-        c.table = QStringLiteral("river_leader");
-        c.holderColumn = QStringLiteral("leader_id");
-        c.takenAtColumn = QStringLiteral("elected_at");
-        c.expiresAtColumn = QStringLiteral("expires_at");
-        c.scheme = QStringLiteral("river");
-        return c;
-    }
-    return std::nullopt;
+    static const QStringList textTypes = {QStringLiteral("text"),      QStringLiteral("character varying"),
+                                          QStringLiteral("character"), QStringLiteral("name"),
+                                          QStringLiteral("uuid"),      QStringLiteral("citext")};
+    if (textTypes.contains(t))
+        return QStringLiteral("text");
+    if (t == QLatin1String("integer") || t == QLatin1String("bigint") || t == QLatin1String("smallint"))
+        return QStringLiteral("int");
+    if (t == QLatin1String("boolean"))
+        return QStringLiteral("bool");
+    if (t == QLatin1String("timestamp with time zone"))
+        return QStringLiteral("timestamptz");
+    if (t == QLatin1String("timestamp without time zone"))
+        return QStringLiteral("timestamp");
+    return t;
 }
+
+// What is missing or of another kind, in words; empty when the table has every column.
+QStringList signatureProblems(const LeaseTableConfig& c, const QHash<QString, QString>& types)
+{
+    QStringList problems;
+    static const char* const roles[] = {" (the name column)", " (the holder column)", " (the taken-at column)",
+                                        " (the expires-at column)"};
+    const auto cols = c.requiredColumns();
+    for (size_t i = 0; i < cols.size(); ++i) {
+        const auto& [col, kind] = cols[i];
+        const QString role = c.mappedByExpressions() || i >= 4 ? QString() : QString::fromLatin1(roles[i]);
+        if (!types.contains(col))
+            problems << QStringLiteral("column \"%1\"%2 is missing").arg(col, role);
+        else if (typeKind(types.value(col)) != kind)
+            problems << QStringLiteral("column \"%1\"%2 is %3, expected %4").arg(col, role, types.value(col), kind);
+    }
+    return problems;
+}
+} // namespace
 
 pg::Statement leaseTableDetection()
 {
-    // One catalogue read: tables (and views) named like a known lease table, in any schema; public
-    // first. Readable or not: a lease table the role cannot read is a problem to be told (with the
+    // One catalogue read: relations named like a catalogue table, in any schema (public first),
+    // with whether this role may read them and their columns (name U+001E type, U+001F between).
+    // Readable or not: a lease table the role cannot read is a problem to be told (with the
     // GRANT), not a table that is not there.
     QByteArray sql =
-        "SELECT n.nspname::text, c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "SELECT n.nspname::text, c.relname::text, c.relkind IN ('r', 'p', 'm'), "
+        "has_table_privilege(c.oid, 'SELECT'), current_user::text, "
+        "(SELECT string_agg(a.attname::text || chr(30) || a.atttypid::regtype::text, chr(31)) "
+        "FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) "
+        "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
         "WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND c.relname = ANY($1::text[]) "
         "AND n.nspname NOT IN ('pg_catalog', 'information_schema') "
         "ORDER BY n.nspname <> 'public', n.nspname, c.relname";
     QByteArray names = "{";
-    for (const QString& p : LeaseTableConfig::presetNames()) {
+    for (const LeaseTableConfig& c : leaseSchemes()) {
         if (names.size() > 1)
             names += ',';
-        names += LeaseTableConfig::preset(p)->table.toUtf8();
+        names += c.table.toUtf8();
     }
     return {sql, {names + "}"}};
 }
 
-std::optional<LeaseTableConfig> detectedLeaseTable(const PGresult* r, QStringList* found)
+DetectedLeaseTables detectedLeaseTables(const PGresult* r)
 {
-    std::optional<LeaseTableConfig> best;
-    int bestRank = 1 << 30;
-    const QStringList presets = LeaseTableConfig::presetNames();
+    DetectedLeaseTables out;
+    struct Hit
+    {
+        int rank;
+        LeaseTableConfig table;
+        bool rowVersions;
+    };
+    std::vector<Hit> hits;
+    const auto& schemes = leaseSchemes();
     for (int i = 0; r && i < PQntuples(r); ++i) {
         const QString schema = QString::fromUtf8(PQgetvalue(r, i, 0));
         const QString table = QString::fromUtf8(PQgetvalue(r, i, 1));
-        for (int k = 0; k < presets.size(); ++k) {
-            LeaseTableConfig c = *LeaseTableConfig::preset(presets[k]);
+        const bool rowVersions = PQgetvalue(r, i, 2)[0] == 't';
+        const bool readable = PQgetvalue(r, i, 3)[0] == 't';
+        const QString role = QString::fromUtf8(PQgetvalue(r, i, 4));
+        QHash<QString, QString> types;
+        for (const QString& col : QString::fromUtf8(PQgetvalue(r, i, 5)).split(QChar(31), Qt::SkipEmptyParts)) {
+            const auto sep = col.indexOf(QChar(30));
+            if (sep > 0)
+                types.insert(col.left(sep), col.mid(sep + 1));
+        }
+        for (size_t k = 0; k < schemes.size(); ++k) {
+            LeaseTableConfig c = schemes[k];
             if (c.table != table)
                 continue;
             c.schema = schema;
-            if (found)
-                *found << QStringLiteral("%1 (%2)").arg(c.qualifiedName(), presets[k]);
-            const int rank = k * 2 + (schema == QLatin1String("public") ? 0 : 1);
-            if (rank < bestRank) {
-                bestRank = rank;
-                best = c;
+            const QString what = QStringLiteral("%1 (%2)").arg(c.qualifiedName(), c.label());
+            const QStringList problems = signatureProblems(c, types);
+            const bool mission = c.scheme == QLatin1String("default");
+            if (!problems.isEmpty()) {
+                // Another application's table of that name is not this library's: said, not read.
+                // The mission's own table with wrong columns is a problem to be fixed.
+                out.found << QStringLiteral("%1: not read, its columns differ (%2)")
+                                 .arg(what, problems.join(QStringLiteral("; ")));
+                if (mission && !out.problem) {
+                    pg::PgError e;
+                    e.kind = pg::PgError::Kind::Schema;
+                    e.message = QStringLiteral("%1 does not match the profile: %2")
+                                    .arg(c.qualifiedName(), problems.join(QStringLiteral("; ")));
+                    e.hint = QStringLiteral("fix the column mapping in the profile's leases-table settings "
+                                            "(or --columns, --time-kind)");
+                    e.sqlstate = QStringLiteral("42703");
+                    out.problem = e;
+                }
+                continue;
             }
+            if (!readable) {
+                out.found << QStringLiteral("%1: not read, no SELECT privilege").arg(what);
+                if (!out.problem) {
+                    pg::PgError e;
+                    e.kind = pg::PgError::Kind::Schema;
+                    e.message = QStringLiteral("permission denied: no SELECT on %1 (%2's table)")
+                                    .arg(c.qualifiedName(), c.label());
+                    e.hint = QStringLiteral("GRANT SELECT ON %1 TO %2;")
+                                 .arg(sqlQualifiedName(c.schema, c.table),
+                                      role.isEmpty() ? QStringLiteral("<monitoring role>") : sqlIdentifier(role));
+                    e.sqlstate = QStringLiteral("42501");
+                    out.problem = e;
+                }
+                continue;
+            }
+            out.found << what;
+            hits.push_back({int(k) * 2 + (schema == QLatin1String("public") ? 0 : 1), c, rowVersions});
         }
     }
-    return best;
+    std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.rank < b.rank; });
+    out.rowVersions = !hits.empty();
+    for (Hit& h : hits) {
+        out.rowVersions = out.rowVersions && h.rowVersions;
+        out.tables.push_back(std::move(h.table));
+    }
+    return out;
+}
+
+std::optional<LeaseTableConfig> detectedLeaseTable(const PGresult* r, QStringList* found)
+{
+    DetectedLeaseTables d = detectedLeaseTables(r);
+    if (found)
+        *found = d.found;
+    if (d.tables.empty())
+        return std::nullopt;
+    return d.tables.front();
 }
 
 QString noLeaseTableText()
 {
     QStringList looked;
-    for (const QString& p : LeaseTableConfig::presetNames())
-        looked << QStringLiteral("%1 (%2)").arg(LeaseTableConfig::preset(p)->table, p);
+    for (const LeaseTableConfig& c : leaseSchemes())
+        looked << QStringLiteral("%1 (%2)").arg(c.table, c.label());
     return QStringLiteral("No lease table found: looked in every schema for %1. Advisory locks, sessions and "
                           "pools are shown as usual; name a table with --table/--preset or in the profile.")
         .arg(looked.join(QStringLiteral(", ")));
@@ -171,20 +255,57 @@ QByteArray asInstant(const QByteArray& quotedCol, LeaseTableConfig::TimeKind kin
 }
 } // namespace
 
+namespace {
+// The four columns as a select list: name::text, holder::text, taken-at and expires-at as epochs.
+// `zoneParam` is the placeholder number of this table's zone, when it has one.
+QByteArray leaseColumns(const pg::Connection& conn, const LeaseTableConfig& cfg, int zoneParam)
+{
+    if (cfg.mappedByExpressions())
+        return "(" + cfg.exprs.name + ")::text, (" + cfg.exprs.holder + ")::text, date_part('epoch', " +
+               cfg.exprs.takenAt + "), date_part('epoch', " + cfg.exprs.expiresAt + ")";
+    const QByteArray taken = asInstant(conn.quoteIdentifier(cfg.takenAtColumn), cfg.timeKind, zoneParam);
+    const QByteArray expires = asInstant(conn.quoteIdentifier(cfg.expiresAtColumn), cfg.timeKind, zoneParam);
+    return conn.quoteIdentifier(cfg.nameColumn) + "::text, " + conn.quoteIdentifier(cfg.holderColumn) +
+           "::text, date_part('epoch', " + taken + "), date_part('epoch', " + expires + ")";
+}
+
+QByteArray leaseFrom(const pg::Connection& conn, const LeaseTableConfig& cfg)
+{
+    QByteArray from = " FROM " + conn.quoteIdentifier(cfg.schema) + "." + conn.quoteIdentifier(cfg.table);
+    if (!cfg.exprs.where.isEmpty())
+        from += " WHERE " + cfg.exprs.where;
+    return from;
+}
+} // namespace
+
 pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg, bool rowVersion)
 {
-    const QByteArray table = conn.quoteIdentifier(cfg.schema) + "." + conn.quoteIdentifier(cfg.table);
-    const QByteArray taken = asInstant(conn.quoteIdentifier(cfg.takenAtColumn), cfg.timeKind, 1);
-    const QByteArray expires = asInstant(conn.quoteIdentifier(cfg.expiresAtColumn), cfg.timeKind, 1);
     pg::Statement s;
     // xmin first: with the name, it tells an unchanged row without reading the rest of it.
-    s.sql = QByteArray("SELECT ") + (rowVersion ? "xmin, " : "") + conn.quoteIdentifier(cfg.nameColumn) + "::text, " +
-            conn.quoteIdentifier(cfg.holderColumn) + "::text, date_part('epoch', " + taken +
-            "), date_part('epoch', " + expires + ") FROM " + table;
-    if (cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone)
+    s.sql = QByteArray("SELECT ") + (rowVersion ? "xmin, " : "") + leaseColumns(conn, cfg, 1) + leaseFrom(conn, cfg);
+    if (cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone && !cfg.mappedByExpressions())
         s.params.push_back(cfg.zone.toUtf8());
     // Binary: text arrives as it would (in the client encoding), the epochs as 8-byte float8 — the
     // server skips float8out, a fifth of this statement's time at 100 000 rows.
+    s.binaryResults = true;
+    return s;
+}
+
+pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables)
+{
+    pg::Statement s;
+    for (size_t i = 0; i < tables.size(); ++i) {
+        const LeaseTableConfig& t = tables[i];
+        int zoneParam = 0;
+        if (t.timeKind == LeaseTableConfig::TimeKind::NaiveZone && !t.mappedByExpressions()) {
+            s.params.push_back(t.zone.toUtf8());
+            zoneParam = int(s.params.size());
+        }
+        if (i > 0)
+            s.sql += " UNION ALL ";
+        s.sql += "(SELECT " + leaseColumns(conn, t, zoneParam) + ", " + QByteArray::number(int(i)) + "::int4" +
+                 leaseFrom(conn, t) + ")";
+    }
     s.binaryResults = true;
     return s;
 }
@@ -266,6 +387,16 @@ std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
         const QString col = QString::fromUtf8(PQgetvalue(cr, i, 0));
         shown.insert(col, QString::fromUtf8(PQgetvalue(cr, i, 1)));
         types.insert(col, QString::fromUtf8(PQgetvalue(cr, i, 2)));
+    }
+    if (cfg.mappedByExpressions()) {
+        // A catalogue entry named by hand: the library's columns, as its source declares them.
+        const QStringList problems = signatureProblems(cfg, types);
+        if (problems.isEmpty())
+            return std::nullopt;
+        return schemaError(QStringLiteral("%1 is not %2's table: %3")
+                               .arg(cfg.qualifiedName(), cfg.label(), problems.join(QStringLiteral("; "))),
+                           QStringLiteral("name the library's table with --table, or choose another --preset"),
+                           QStringLiteral("42703"));
     }
     static const QStringList textTypes = {QStringLiteral("text"),      QStringLiteral("character varying"),
                                           QStringLiteral("character"), QStringLiteral("name"),

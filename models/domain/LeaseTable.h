@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <vector>
 
 namespace lw {
 
@@ -37,6 +38,41 @@ struct LeaseTableConfig
     bool expiryFrees = false;
     bool expectRenewals = true;
     bool named = false; // chosen by hand (command line): read this table, never look for another
+    // The catalogue's reading of a library table (leaseSchemes()): SQL expressions over the table's
+    // own columns in place of the four mapped columns, where the library keeps no plain expiry
+    // (Quartz: check-in + interval; db-scheduler: heartbeat; graphile-worker: locked_at + 4 h).
+    // Empty for a table mapped by columns. Fixed text from the catalogue, never from input.
+    struct Exprs
+    {
+        QByteArray name, holder, takenAt, expiresAt; // text, text, timestamptz, timestamptz
+        QByteArray where;                            // rows that are leases at all (picked, locked)
+        bool operator==(const Exprs&) const = default;
+    };
+    Exprs exprs;
+    // The columns the expressions use, as (name, kind): kind "text", "int", "bool", "timestamptz"
+    // or "timestamp". A table is this library's only when it has them all.
+    std::vector<std::pair<QString, QString>> signature;
+    bool mappedByExpressions() const { return !exprs.expiresAt.isEmpty(); }
+    QString library; // "ShedLock"; empty for the mission's own table
+    QString label() const { return library.isEmpty() ? QStringLiteral("leases") : library; }
+    // The columns a table needs to be read with this mapping (signature, or the four mapped ones).
+    std::vector<std::pair<QString, QString>> requiredColumns() const;
+    // How the library's holder string reads: host:pid:token (the mission's), a bare host name
+    // (ShedLock, db-scheduler, Oban), River's client id (host_2026_12_01T08_52_38_123456),
+    // Liquibase's "host (address)", or an opaque id (graphile-worker's pool-<hex>).
+    // Quartz's AUTO instance id is the host name followed by currentTimeMillis.
+    enum class HolderFormat { HostPidToken, Host, RiverClientId, HostAddress, QuartzInstanceId, Opaque };
+    HolderFormat holderFormat = HolderFormat::HostPidToken;
+    // Renewals come every `renewShare` of the TTL (the mission: TTL/4; River every 5 s of 15;
+    // Oban and Quartz every half): a renewal is overdue a quarter TTL after that.
+    double renewShare = 0.25;
+    // Empty: force-expire sets the expiry column to now, which is how this library frees a lease
+    // (or how its next taker sees it free). Otherwise why it is not offered and the library's own way.
+    QString forceExpireRefusal;
+    // What stale means for it, for the Leases page and the findings ("ran past 4 h: graphile-worker
+    // resets it within 10 min").
+    QString staleMeaning;
+    int staleSeverity = 3; // 2 where the library frees a stale lock itself within minutes
 
     // "timestamptz", "utc" (naive UTC) or a zone name (naive wall time of that zone).
     bool setTimeKind(const QString& spec);
@@ -47,7 +83,9 @@ struct LeaseTableConfig
     // "[schema.]table"; a bare table keeps the schema.
     void setQualifiedName(const QString& name);
 
-    static QStringList presetNames(); // "default", "shedlock", "river"
+    // The catalogue's entries by name (leaseSchemes() order): "default", "shedlock", "river", "oban",
+    // "quartz", "db-scheduler", "graphile-worker", "graphile-worker-queue", "liquibase".
+    static QStringList presetNames();
     static std::optional<LeaseTableConfig> preset(const QString& name);
     QString qualifiedName() const { return schema + QLatin1Char('.') + table; }
     bool operator==(const LeaseTableConfig&) const = default;
@@ -55,12 +93,29 @@ struct LeaseTableConfig
     bool isDefault() const { return *this == LeaseTableConfig{}; }
 };
 
-// Without configuration: the lease tables the console knows, looked for in every schema in one
-// catalogue query at connect (tables the role can read). detectedLeaseTable() picks one:
-// public.leases first, then the library presets' tables in presetNames() order; nullopt when
-// none is there. `found` lists every candidate ("schema.table (preset)") for the Leases page.
+// The catalogue of coordination schemes: one entry per library table, as data (LeaseSchemes.cpp,
+// each entry citing the library source its table and statements were read from).
+const std::vector<LeaseTableConfig>& leaseSchemes();
+
+// Without configuration: the catalogue's tables, looked for in every schema in one catalogue query
+// at connect, recognised by table name and by their columns' names and types. Every one found is
+// read (an application may use ShedLock and Liquibase side by side).
 pg::Statement leaseTableDetection();
+struct DetectedLeaseTables
+{
+    std::vector<LeaseTableConfig> tables; // readable and matching: read each refresh
+    bool rowVersions = false;             // every one of them has xmin (tables, not views)
+    QStringList found;                    // "public.shedlock (ShedLock)", for the Leases page
+    // A table found that cannot be read (no SELECT: with the GRANT), or the mission's leases table
+    // with columns that do not match: a problem to be told, not a table that is not there.
+    std::optional<pg::PgError> problem;
+};
+DetectedLeaseTables detectedLeaseTables(const PGresult* detection);
+// The first detected table (public first, then catalogue order), for callers that read one.
 std::optional<LeaseTableConfig> detectedLeaseTable(const PGresult* detection, QStringList* found = nullptr);
+
+// Several tables in one statement: each row tagged with its table's index (a fifth column).
+pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables);
 // What an empty detection says on the Leases page: information, not a problem.
 QString noLeaseTableText();
 

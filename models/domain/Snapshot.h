@@ -198,6 +198,7 @@ struct LeaseRow
     std::optional<QString> holder;
     std::optional<double> takenAt;   // epoch seconds (UTC), as the server reads the column
     std::optional<double> expiresAt; // epoch seconds (UTC); compare with Snapshot::serverNow only
+    int source = 0; // the table it was read from: an index into Snapshot::leaseTables
     bool operator==(const LeaseRow&) const = default;
 };
 
@@ -303,11 +304,18 @@ struct Snapshot
     // polling thread from this snapshot.
     std::shared_ptr<const Analysis> analysis;
     std::optional<pg::PgError> leasesError; // table missing / wrong columns / no privilege
-    // The lease table this refresh read (configured, or found by detection), with its scheme's
-    // rules; null when none was read. leasesAbsent: nothing configured and none found, in words
-    // for the Leases page (information, not a problem).
-    std::shared_ptr<const LeaseTableConfig> leaseTable;
+    // The lease tables this refresh read (configured, or every one detection found), each with its
+    // scheme's rules; LeaseRow::source indexes it. Null when none was read. leasesAbsent: nothing
+    // configured and none found, in words for the Leases page (information, not a problem);
+    // leasesFound: what detection found ("public.shedlock (ShedLock)", or why one is not read).
+    std::shared_ptr<const std::vector<LeaseTableConfig>> leaseTables;
     QString leasesAbsent;
+    QStringList leasesFound;
+    const LeaseTableConfig* tableOf(const LeaseRow& r) const
+    {
+        return leaseTables && r.source >= 0 && size_t(r.source) < leaseTables->size() ? &(*leaseTables)[size_t(r.source)]
+                                                                                         : nullptr;
+    }
 
     // Cost of this refresh, for the status bar and the benchmark.
     int roundTrips = 0;

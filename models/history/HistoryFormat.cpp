@@ -342,6 +342,59 @@ LeasePolicy leasePolicyFromJson(const QJsonObject& o, bool* writerUsesAppClock)
     return p;
 }
 
+QJsonArray leaseTablesToJson(const std::vector<LeaseTableConfig>& tables)
+{
+    QJsonArray out;
+    for (const LeaseTableConfig& t : tables)
+        out.append(QJsonObject{{QStringLiteral("scheme"), t.scheme},
+                               {QStringLiteral("schema"), t.schema},
+                               {QStringLiteral("table"), t.table},
+                               {QStringLiteral("columns"), t.columnsSpec()},
+                               {QStringLiteral("time_kind"), t.timeKindSpec()},
+                               {QStringLiteral("expiry_frees"), t.expiryFrees},
+                               {QStringLiteral("expect_renewals"), t.expectRenewals},
+                               {QStringLiteral("renew_share"), t.renewShare},
+                               {QStringLiteral("writer_uses_app_clock"), t.writerUsesAppClock}});
+    return out;
+}
+
+std::vector<LeaseTableConfig> leaseTablesFromJson(const QJsonArray& a)
+{
+    std::vector<LeaseTableConfig> out;
+    for (const QJsonValue& v : a) {
+        const QJsonObject o = v.toObject();
+        // The catalogue's entry (its expressions and words), where the recording put it; a table
+        // mapped by hand keeps its recorded mapping and rules.
+        LeaseTableConfig t = LeaseTableConfig::preset(o.value(QStringLiteral("scheme")).toString()).value_or(LeaseTableConfig{});
+        t.schema = o.value(QStringLiteral("schema")).toString(t.schema);
+        t.table = o.value(QStringLiteral("table")).toString(t.table);
+        if (!t.mappedByExpressions()) {
+            t.setColumns(o.value(QStringLiteral("columns")).toString());
+            t.setTimeKind(o.value(QStringLiteral("time_kind")).toString());
+        }
+        t.expiryFrees = o.value(QStringLiteral("expiry_frees")).toBool(t.expiryFrees);
+        t.expectRenewals = o.value(QStringLiteral("expect_renewals")).toBool(t.expectRenewals);
+        t.renewShare = o.value(QStringLiteral("renew_share")).toDouble(t.renewShare);
+        t.writerUsesAppClock = o.value(QStringLiteral("writer_uses_app_clock")).toBool(t.writerUsesAppClock);
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+int leaseSourceOfKey(const QString& key, const std::vector<LeaseTableConfig>& tables)
+{
+    const auto at = key.indexOf(QChar(2));
+    if (at < 0)
+        return 0;
+    QString table = key.mid(at + 1);
+    if (const auto dup = table.indexOf(QChar(1)); dup >= 0)
+        table.truncate(dup);
+    for (size_t i = 0; i < tables.size(); ++i)
+        if (tables[i].qualifiedName() == table)
+            return int(i);
+    return 0;
+}
+
 QString profileFileName(const QString& profile)
 {
     QString out;

@@ -14,6 +14,7 @@
 #include "domain/Snapshot.h"
 
 #include <QByteArray>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QSqlDatabase>
 #include <QString>
@@ -55,6 +56,12 @@ QJsonObject analysisConfigToJson(const AnalysisConfig& c);
 AnalysisConfig analysisConfigFromJson(const QJsonObject& o);
 QJsonObject leasePolicyToJson(const LeasePolicy& p, bool writerUsesAppClock);
 LeasePolicy leasePolicyFromJson(const QJsonObject& o, bool* writerUsesAppClock = nullptr);
+// The lease tables a recording read (meta "lease_tables"): each by its scheme, where it was, its
+// column mapping and its rules, so that a replay judges each row by its own table's scheme.
+QJsonArray leaseTablesToJson(const std::vector<LeaseTableConfig>& tables);
+std::vector<LeaseTableConfig> leaseTablesFromJson(const QJsonArray& a);
+// Which of `tables` a recorded lease key belongs to (LeaseModel's keys: name, or name U+0002 table).
+int leaseSourceOfKey(const QString& key, const std::vector<LeaseTableConfig>& tables);
 
 // "prod/app:1" → "prod_app_1": safe as a file name on every platform.
 QString profileFileName(const QString& profile);

@@ -107,6 +107,12 @@ HistoryReader::HistoryReader(const QString& path) : path_(path)
                      .arg(path, q.value(0).toString());
         return;
     }
+    if (QSqlQuery t(conn_->db());
+        t.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'lease_tables'")) && t.next()) {
+        auto tables = leaseTablesFromJson(QJsonDocument::fromJson(t.value(0).toString().toUtf8()).array());
+        if (!tables.empty())
+            leaseTables_ = std::make_shared<const std::vector<LeaseTableConfig>>(std::move(tables));
+    }
     analysis_ = analysisConfigFromJson(
         QJsonDocument::fromJson(metadata().value(QStringLiteral("analysis_config")).toUtf8()).object());
     open_ = true;
@@ -329,9 +335,13 @@ void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bo
             continue;
         if (s.ok && !s.leasesError) {
             s.leases.reserve(size_t(leases.size()));
-            for (const LeaseRow& l : std::as_const(leases))
-                s.leases.push_back(l);
+            for (auto it = leases.cbegin(); it != leases.cend(); ++it) {
+                s.leases.push_back(*it);
+                if (leaseTables_)
+                    s.leases.back().source = leaseSourceOfKey(it.key(), *leaseTables_);
+            }
         }
+        s.leaseTables = leaseTables_;
         if (!fn(s))
             return;
     }

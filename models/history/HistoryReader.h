@@ -170,6 +170,7 @@ private:
 
     QString path_;
     QString error_;
+    std::shared_ptr<const std::vector<LeaseTableConfig>> leaseTables_; // meta "lease_tables"
     bool open_ = false;
     std::unique_ptr<SqliteConnection> conn_;
     AnalysisConfig analysis_;

@@ -242,24 +242,20 @@ bool HistoryWriter::write(const Snapshot& s)
     // Snapshot-derived caches (last lease values, blobs) are only committed to memory with the
     // transaction; on failure they are rebuilt from the store.
     bool ok = writeRefresh(s);
-    if (ok && s.leaseTable &&
-        (s.leaseTable->expiryFrees != opts_.leasePolicy.expiryFrees ||
-         s.leaseTable->expectRenewals != opts_.leasePolicy.expectRenewals ||
-         s.leaseTable->writerUsesAppClock != opts_.writerUsesAppClock)) {
-        // A detected table brings its scheme's rules: replays judge its rows by them too.
-        opts_.leasePolicy.expiryFrees = s.leaseTable->expiryFrees;
-        opts_.leasePolicy.expectRenewals = s.leaseTable->expectRenewals;
-        opts_.writerUsesAppClock = s.leaseTable->writerUsesAppClock;
+    if (ok && s.leaseTables && (!recordedTables_ || *recordedTables_ != *s.leaseTables)) {
+        // Detected tables bring their schemes' rules: replays judge each table's rows by them too.
+        recordedTables_ = s.leaseTables;
         QSqlQuery q(db);
-        q.prepare(QStringLiteral("INSERT OR REPLACE INTO meta (key, value) VALUES ('lease_policy', ?)"));
-        q.addBindValue(QString::fromUtf8(
-            QJsonDocument(leasePolicyToJson(opts_.leasePolicy, opts_.writerUsesAppClock)).toJson(QJsonDocument::Compact)));
+        q.prepare(QStringLiteral("INSERT OR REPLACE INTO meta (key, value) VALUES ('lease_tables', ?)"));
+        q.addBindValue(
+            QString::fromUtf8(QJsonDocument(leaseTablesToJson(*s.leaseTables)).toJson(QJsonDocument::Compact)));
         ok = q.exec() || fail(q.lastError().text());
     }
     if (!ok || !db.commit()) {
         const QString why = ok ? db.lastError().text() : error_;
         db.rollback();
         leaseIds_.clear();
+        recordedTables_.reset();
         lastLeases_.clear();
         lastGroups_.clear();
         openFindings_.clear();

@@ -110,6 +110,7 @@ private:
     bool fail(const QString& what);
 
     HistoryOptions opts_;
+    std::shared_ptr<const std::vector<LeaseTableConfig>> recordedTables_; // meta "lease_tables" holds these
     std::unique_ptr<SqliteConnection> conn_;
     std::unique_ptr<SqliteConnection> audit_;
     bool open_ = false;

@@ -36,6 +36,54 @@ private Q_SLOTS:
         }
     }
 
+    // Each library's own holder string, split by its catalogue format.
+    void librarySplitHolder_data()
+    {
+        QTest::addColumn<QString>("scheme");
+        QTest::addColumn<QString>("holder");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<QString>("token");
+        QTest::newRow("shedlock host name") << "shedlock" << "web-1.example.com" << "web-1.example.com" << "";
+        QTest::newRow("river client id")
+            << "river" << "worker-3_example_com_2026_12_01T08_52_38_123456" << "worker-3_example_com"
+            << "2026_12_01T08_52_38_123456";
+        QTest::newRow("river custom id") << "river" << "my-client" << "my-client" << "";
+        QTest::newRow("quartz auto id") << "quartz" << "batch-11764577958000" << "batch-1" << "1764577958000";
+        QTest::newRow("quartz host id") << "quartz" << "batch-1" << "batch-1" << "";
+        QTest::newRow("liquibase") << "liquibase" << "buildbox#ci (10.0.0.5)" << "buildbox#ci" << "10.0.0.5";
+        QTest::newRow("graphile pool") << "graphile-worker" << "pool-0123456789abcdef01" << ""
+                                       << "pool-0123456789abcdef01";
+    }
+    void librarySplitHolder()
+    {
+        QFETCH(QString, scheme);
+        QFETCH(QString, holder);
+        const auto table = LeaseTableConfig::preset(scheme);
+        QVERIFY(table);
+        const HolderParts p = lw::splitHolder(holder, table->holderFormat);
+        QVERIFY(p.structured);
+        QTEST(p.host, "host");
+        QTEST(p.token, "token");
+        QCOMPARE(p.pid, qint64(0));
+    }
+
+    // Oban renews its 30 s lease every 15 s: not overdue at 16 s with the mission's TTL/4 rule
+    // applied to it, overdue once a renewal is really missed.
+    void renewalCadenceIsTheSchemes()
+    {
+        LeasePolicy base;
+        const LeasePolicy oban = policyForTable(base, *LeaseTableConfig::preset("oban"));
+        LeaseTrack t;
+        t.ttl = 30;
+        t.ttlExact = true;
+        t.lastRenewal = 1000;
+        t.row.expiresAt = 1030;
+        t.row.holder = QStringLiteral("web-1");
+        QCOMPARE(classifyLease(t, 1016, oban), LeaseState::Held);
+        QCOMPARE(classifyLease(t, 1016, base), LeaseState::RenewalOverdue);
+        QCOMPARE(classifyLease(t, 1024, oban), LeaseState::RenewalOverdue);
+    }
+
     // A holder renews every TTL/4 and then crashes: held → renewal overdue → stale, in that order.
     void crashedHolderGoesOverdueThenStale()
     {

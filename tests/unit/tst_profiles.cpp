@@ -36,6 +36,7 @@ Profile sample(const QString& preset)
     p.historyDays = 3;
     p.historyMb = 50;
     p.alerts = false;
+    p.detectLeaseTables = false;
     return p;
 }
 } // namespace

@@ -1,0 +1,266 @@
+// The catalogue of coordination schemes: one entry per library table. Each entry's table, columns,
+// clock and release rule were read in the library's own source; the file is cited with each.
+// Adding a scheme is adding an entry here (and a test in tests/integration/tst_lease_catalogue.cpp).
+#include "LeaseTable.h"
+
+namespace lw {
+
+namespace {
+
+LeaseTableConfig mission()
+{
+    // The mission's table: take with INSERT … ON CONFLICT (name) DO UPDATE … WHERE
+    // leases.expires_at < now(), renew every TTL/4, release with DELETE … WHERE name = $1 AND holder = $2.
+    return LeaseTableConfig{};
+}
+
+LeaseTableConfig shedlock()
+{
+    // lukas-krecan/ShedLock 7.9.0, README "Postgres":
+    //   CREATE TABLE shedlock(name VARCHAR(64) NOT NULL, lock_until TIMESTAMP NOT NULL,
+    //     locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name));
+    // providers/sql/shedlock-sql-support/.../SqlStatementsSource.java, release:
+    //   UPDATE shedlock SET lock_until = :unlockTime WHERE name = :name AND locked_by = :lockedBy
+    // The row is kept (README: "Do not manually delete lock row"): an expired row is free. A lock
+    // is taken for lockAtMostFor and not renewed (KeepAliveLockProvider is optional). Times are the
+    // application's clock as naive wall time (UTC with usingDbTime()).
+    LeaseTableConfig c;
+    c.table = QStringLiteral("shedlock");
+    c.holderColumn = QStringLiteral("locked_by");
+    c.takenAtColumn = QStringLiteral("locked_at");
+    c.expiresAtColumn = QStringLiteral("lock_until");
+    c.timeKind = LeaseTableConfig::TimeKind::NaiveUtc;
+    c.writerUsesAppClock = true;
+    c.scheme = QStringLiteral("shedlock");
+    c.library = QStringLiteral("ShedLock");
+    c.expiryFrees = true;
+    c.expectRenewals = false;
+    c.holderFormat = LeaseTableConfig::HolderFormat::Host; // InetAddress.getLocalHost().getHostName()
+    return c;
+}
+
+LeaseTableConfig river()
+{
+    // riverqueue/river v0.43, riverdriver/riverpgxv5/migration/main/002_initial_schema.up.sql:
+    //   CREATE UNLOGGED TABLE river_leader(elected_at timestamptz NOT NULL, expires_at timestamptz
+    //     NOT NULL, leader_id text NOT NULL, name text PRIMARY KEY, …)
+    // internal/dbsqlc/river_leader.sql: elect after DELETE … WHERE expires_at < now(); reelect
+    // SET expires_at = now() + ttl; resign DELETEs. internal/leadership/elector.go: reelect every
+    // 5 s (+1 s jitter), TTL 15 s. Server clock.
+    LeaseTableConfig c;
+    c.table = QStringLiteral("river_leader");
+    c.holderColumn = QStringLiteral("leader_id");
+    c.takenAtColumn = QStringLiteral("elected_at");
+    c.scheme = QStringLiteral("river");
+    c.library = QStringLiteral("River");
+    c.holderFormat = LeaseTableConfig::HolderFormat::RiverClientId;
+    c.renewShare = 0.4;
+    c.staleMeaning = QStringLiteral("the leader stopped re-electing and no other client was elected: no "
+                                    "River client is doing leader work (the next elector deletes the row)");
+    return c;
+}
+
+LeaseTableConfig oban()
+{
+    // oban-bg/oban 2.23, lib/oban/migrations/postgres/v11.ex: oban_peers(name text primary key,
+    // node text, started_at utc_datetime_usec, expires_at utc_datetime_usec) — naive UTC
+    // timestamps written from the application's clock (DateTime.utc_now()).
+    // lib/oban/peers/database.ex: each election deletes expired peers, then INSERT … ON CONFLICT
+    // (name) DO UPDATE SET expires_at WHERE node = $node; the leader renews every 15 s of a 30 s
+    // lease; shutdown DELETEs its row.
+    LeaseTableConfig c;
+    c.table = QStringLiteral("oban_peers");
+    c.holderColumn = QStringLiteral("node");
+    c.takenAtColumn = QStringLiteral("started_at");
+    c.timeKind = LeaseTableConfig::TimeKind::NaiveUtc;
+    c.writerUsesAppClock = true;
+    c.scheme = QStringLiteral("oban");
+    c.library = QStringLiteral("Oban");
+    c.holderFormat = LeaseTableConfig::HolderFormat::Host; // node name, DYNO or host name
+    c.renewShare = 0.5;
+    c.staleMeaning = QStringLiteral("the leader's lease ran out and no other node was elected: no Oban node "
+                                    "is doing leader work (plugins, pruning, rescues)");
+    return c;
+}
+
+LeaseTableConfig quartz()
+{
+    // quartz-scheduler/quartz, tables_postgres.sql: QRTZ_SCHEDULER_STATE(SCHED_NAME VARCHAR(120),
+    // INSTANCE_NAME VARCHAR(200), LAST_CHECKIN_TIME BIGINT, CHECKIN_INTERVAL BIGINT) — epoch ms from
+    // the application's clock. JobStoreSupport.calcFailedIfAfter: an instance has failed once
+    // now > last_checkin_time + max(checkin_interval, …) + 7500 ms; a live clustered node then
+    // recovers its triggers and deletes the row (clusterRecover). Check-in every checkin_interval.
+    LeaseTableConfig c;
+    c.table = QStringLiteral("qrtz_scheduler_state");
+    c.nameColumn = QStringLiteral("instance_name");
+    c.holderColumn = QStringLiteral("instance_name");
+    c.takenAtColumn.clear();
+    c.expiresAtColumn = QStringLiteral("last_checkin_time");
+    c.exprs.name = "sched_name::text || ' / ' || instance_name::text";
+    c.exprs.holder = "instance_name::text";
+    c.exprs.takenAt = "NULL::timestamptz";
+    c.exprs.expiresAt = "to_timestamp((last_checkin_time + checkin_interval + 7500) / 1000.0)";
+    c.signature = {{QStringLiteral("sched_name"), QStringLiteral("text")},
+                   {QStringLiteral("instance_name"), QStringLiteral("text")},
+                   {QStringLiteral("last_checkin_time"), QStringLiteral("int")},
+                   {QStringLiteral("checkin_interval"), QStringLiteral("int")}};
+    c.writerUsesAppClock = true;
+    c.scheme = QStringLiteral("quartz");
+    c.library = QStringLiteral("Quartz");
+    // SimpleInstanceIdGenerator (AUTO): getLocalHost().getHostName() + System.currentTimeMillis()
+    c.holderFormat = LeaseTableConfig::HolderFormat::QuartzInstanceId;
+    c.renewShare = 0.5;
+    c.forceExpireRefusal = QStringLiteral(
+        "Quartz recovers a failed instance itself: a live clustered scheduler repairs its triggers and "
+        "deletes its check-in row (JobStoreSupport.clusterRecover). Deleting the row by hand would skip "
+        "that repair; start one instance of the cluster instead.");
+    c.staleMeaning = QStringLiteral("missed its check-ins; eligible for recovery by another instance");
+    return c;
+}
+
+LeaseTableConfig dbScheduler()
+{
+    // kagkarlsson/db-scheduler, src/test/resources/postgresql_tables.sql: scheduled_tasks(task_name
+    // text, task_instance text, …, picked boolean, picked_by text, last_heartbeat timestamptz,
+    // version bigint, …). Scheduler.java: a picked execution is dead once last_heartbeat <= now −
+    // heartbeat interval (5 min) × missed heartbeats (6); the scheduler then revives it
+    // (ReviveDeadExecution). Only picked rows are held; the others are merely scheduled.
+    LeaseTableConfig c;
+    c.table = QStringLiteral("scheduled_tasks");
+    c.nameColumn = QStringLiteral("task_instance");
+    c.holderColumn = QStringLiteral("picked_by");
+    c.takenAtColumn.clear();
+    c.expiresAtColumn = QStringLiteral("last_heartbeat");
+    c.exprs.name = "task_name::text || ' / ' || task_instance::text";
+    c.exprs.holder = "picked_by::text";
+    c.exprs.takenAt = "NULL::timestamptz";
+    c.exprs.expiresAt = "last_heartbeat + interval '30 minutes'";
+    c.exprs.where = "picked";
+    c.signature = {{QStringLiteral("task_name"), QStringLiteral("text")},
+                   {QStringLiteral("task_instance"), QStringLiteral("text")},
+                   {QStringLiteral("picked"), QStringLiteral("bool")},
+                   {QStringLiteral("picked_by"), QStringLiteral("text")},
+                   {QStringLiteral("last_heartbeat"), QStringLiteral("timestamptz")},
+                   {QStringLiteral("version"), QStringLiteral("int")}};
+    c.writerUsesAppClock = true;
+    c.scheme = QStringLiteral("db-scheduler");
+    c.library = QStringLiteral("db-scheduler");
+    c.holderFormat = LeaseTableConfig::HolderFormat::Host; // SchedulerName.Hostname
+    c.forceExpireRefusal = QStringLiteral(
+        "db-scheduler revives a dead execution itself (its DeadExecutionHandler reschedules it once the "
+        "heartbeat is 30 min old); a running scheduler does it within 10 min of that.");
+    c.staleMeaning = QStringLiteral("no heartbeat for 30 min: a dead execution");
+    c.staleSeverity = 2;
+    return c;
+}
+
+LeaseTableConfig graphileJobs()
+{
+    // graphile/worker 0.17, sql/000011.sql + 000016.sql: graphile_worker._private_jobs(id bigint,
+    // …, locked_at timestamptz, locked_by text, …). src/sql/getJobs.ts locks with locked_at = now();
+    // src/sql/resetLockedAt.ts frees locks older than 4 hours, every 8–10 min. No heartbeat.
+    // Completion deletes the row; failure clears locked_at/locked_by.
+    LeaseTableConfig c;
+    c.schema = QStringLiteral("graphile_worker");
+    c.table = QStringLiteral("_private_jobs");
+    c.holderColumn = QStringLiteral("locked_by");
+    c.takenAtColumn = QStringLiteral("locked_at");
+    c.expiresAtColumn = QStringLiteral("locked_at");
+    c.exprs.name = "coalesce(key, 'job ' || id::text)";
+    c.exprs.holder = "locked_by";
+    c.exprs.takenAt = "locked_at";
+    c.exprs.expiresAt = "locked_at + interval '4 hours'";
+    c.exprs.where = "locked_at IS NOT NULL";
+    c.signature = {{QStringLiteral("id"), QStringLiteral("int")},
+                   {QStringLiteral("key"), QStringLiteral("text")},
+                   {QStringLiteral("locked_at"), QStringLiteral("timestamptz")},
+                   {QStringLiteral("locked_by"), QStringLiteral("text")},
+                   {QStringLiteral("task_id"), QStringLiteral("int")}};
+    c.scheme = QStringLiteral("graphile-worker");
+    c.library = QStringLiteral("graphile-worker");
+    c.holderFormat = LeaseTableConfig::HolderFormat::Opaque; // pool-<18 hex>
+    c.expectRenewals = false;
+    c.forceExpireRefusal = QStringLiteral(
+        "graphile-worker frees locks older than 4 hours itself (resetLockedAt, every 8–10 min); to free a "
+        "dead worker's jobs now, run SELECT graphile_worker.force_unlock_workers(ARRAY['<locked_by>']).");
+    c.staleMeaning = QStringLiteral("locked for more than 4 h; graphile-worker frees it within 10 min");
+    c.staleSeverity = 2;
+    return c;
+}
+
+LeaseTableConfig graphileQueues()
+{
+    // The same files: _private_job_queues(id int, queue_name text, locked_at timestamptz,
+    // locked_by text): a queue is locked with its job and freed with it (or after 4 hours).
+    LeaseTableConfig c = graphileJobs();
+    c.table = QStringLiteral("_private_job_queues");
+    c.exprs.name = "'queue ' || queue_name";
+    c.signature = {{QStringLiteral("queue_name"), QStringLiteral("text")},
+                   {QStringLiteral("locked_at"), QStringLiteral("timestamptz")},
+                   {QStringLiteral("locked_by"), QStringLiteral("text")}};
+    c.scheme = QStringLiteral("graphile-worker-queue");
+    return c;
+}
+
+LeaseTableConfig liquibase()
+{
+    // liquibase/liquibase, CreateDatabaseChangeLogLockTableGenerator.java: databasechangeloglock(
+    // ID int, LOCKED boolean, LOCKGRANTED timestamp, LOCKEDBY varchar(255)).
+    // LockDatabaseChangeLogGenerator: SET LOCKED = TRUE, LOCKEDBY = 'host (address)', LOCKGRANTED =
+    // NOW() WHERE ID = 1 AND LOCKED = FALSE; Unlock…Generator: SET LOCKED = FALSE, LOCKEDBY = NULL,
+    // LOCKGRANTED = NULL. NOW() into a timestamp is the writer session's wall time: read in this
+    // database's time zone. No TTL: waiters give up after 5 min (changelogLockWaitTimeInMinutes),
+    // so a lock held for 10 min is stuck.
+    LeaseTableConfig c;
+    c.table = QStringLiteral("databasechangeloglock");
+    c.nameColumn = QStringLiteral("id");
+    c.holderColumn = QStringLiteral("lockedby");
+    c.takenAtColumn = QStringLiteral("lockgranted");
+    c.expiresAtColumn = QStringLiteral("lockgranted");
+    c.exprs.name = "'changelog lock ' || id::text";
+    c.exprs.holder = "lockedby::text";
+    c.exprs.takenAt = "lockgranted AT TIME ZONE current_setting('TimeZone')";
+    c.exprs.expiresAt = "(lockgranted AT TIME ZONE current_setting('TimeZone')) + interval '10 minutes'";
+    c.exprs.where = "locked";
+    c.signature = {{QStringLiteral("id"), QStringLiteral("int")},
+                   {QStringLiteral("locked"), QStringLiteral("bool")},
+                   {QStringLiteral("lockgranted"), QStringLiteral("timestamp")},
+                   {QStringLiteral("lockedby"), QStringLiteral("text")}};
+    c.scheme = QStringLiteral("liquibase");
+    c.library = QStringLiteral("Liquibase");
+    c.holderFormat = LeaseTableConfig::HolderFormat::HostAddress;
+    c.expectRenewals = false;
+    c.forceExpireRefusal = QStringLiteral(
+        "Liquibase's own way to free a stuck changelog lock is `liquibase release-locks` (it sets LOCKED = "
+        "FALSE); run it once no migration is running.");
+    c.staleMeaning = QStringLiteral("held for more than 10 min: a migration that died or hangs");
+    return c;
+}
+
+} // namespace
+
+const std::vector<LeaseTableConfig>& leaseSchemes()
+{
+    static const std::vector<LeaseTableConfig> all = {mission(),      shedlock(),     river(),
+                                                      oban(),         quartz(),       dbScheduler(),
+                                                      graphileJobs(), graphileQueues(), liquibase()};
+    return all;
+}
+
+QStringList LeaseTableConfig::presetNames()
+{
+    QStringList out;
+    for (const LeaseTableConfig& c : leaseSchemes())
+        out << c.scheme;
+    return out;
+}
+
+std::optional<LeaseTableConfig> LeaseTableConfig::preset(const QString& name)
+{
+    for (const LeaseTableConfig& c : leaseSchemes())
+        if (c.scheme == name)
+            return c;
+    return std::nullopt;
+}
+
+} // namespace lw

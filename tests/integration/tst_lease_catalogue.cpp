@@ -1,0 +1,421 @@
+// The catalogue of coordination schemes against each library's own tables and statements. Every
+// DDL and statement below is copied from the library's source (file named with it; the SQL facts
+// and commits are in models/domain/LeaseSchemes.cpp); only the values bound to their placeholders
+// are ours. The console is run as a user would, without --preset or --table: it must find every
+// table, judge each row by its library's rules, and raise nothing for a library at rest.
+#include "TestCluster.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QTest>
+#include <QThread>
+
+namespace {
+
+struct Snap
+{
+    int code = -1;
+    QJsonObject doc;
+    QString out, err;
+};
+
+Snap snapshot(const QString& dsn, QStringList extra = {})
+{
+    QStringList args{QStringLiteral("snapshot"), dsn, QStringLiteral("--json")};
+    args << extra;
+    const auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), args);
+    return {r.code, QJsonDocument::fromJson(r.out.toUtf8()).object(), r.out, r.err};
+}
+
+// scheme → name → row
+QHash<QString, QHash<QString, QJsonObject>> rowsByScheme(const Snap& s)
+{
+    QHash<QString, QHash<QString, QJsonObject>> out;
+    for (const auto& v : s.doc["leases"].toObject()["rows"].toArray()) {
+        const QJsonObject o = v.toObject();
+        out[o["scheme"].toString()][o["name"].toString()] = o;
+    }
+    return out;
+}
+
+QStringList schemesRead(const Snap& s)
+{
+    QStringList out;
+    for (const auto& v : s.doc["leases"].toObject()["tables"].toArray())
+        out << v.toObject()["scheme"].toString();
+    return out;
+}
+
+// --- Each library's DDL --------------------------------------------------------------------------
+
+// lukas-krecan/ShedLock, README.md "Postgres"
+const char* kShedLockDdl = "CREATE TABLE shedlock(name VARCHAR(64) NOT NULL, lock_until TIMESTAMP NOT NULL, "
+                           "locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))";
+// riverqueue/river, riverdriver/riverpgxv5/migration/main/002_initial_schema.up.sql, then 004's
+// ALTER (name DEFAULT 'default', CHECK (name = 'default'))
+const char* kRiverDdl = "CREATE UNLOGGED TABLE river_leader(elected_at timestamptz NOT NULL, expires_at timestamptz "
+                        "NOT NULL, leader_id text NOT NULL, name text PRIMARY KEY DEFAULT 'default', CONSTRAINT "
+                        "name_length CHECK (name = 'default'), CONSTRAINT leader_id_length CHECK "
+                        "(char_length(leader_id) > 0 AND char_length(leader_id) < 128))";
+// oban-bg/oban, lib/oban/migrations/postgres/v11.ex (Ecto: :utc_datetime_usec is timestamp)
+const char* kObanDdl = "CREATE UNLOGGED TABLE oban_peers(name text NOT NULL, node text NOT NULL, started_at "
+                       "timestamp NOT NULL, expires_at timestamp NOT NULL, PRIMARY KEY (name))";
+// quartz-scheduler/quartz, quartz/src/main/resources/org/quartz/impl/jdbcjobstore/tables_postgres.sql
+const char* kQuartzDdl = "CREATE TABLE QRTZ_SCHEDULER_STATE (SCHED_NAME VARCHAR(120) NOT NULL, INSTANCE_NAME "
+                         "VARCHAR(200) NOT NULL, LAST_CHECKIN_TIME BIGINT NOT NULL, CHECKIN_INTERVAL BIGINT NOT "
+                         "NULL, PRIMARY KEY (SCHED_NAME,INSTANCE_NAME))";
+// kagkarlsson/db-scheduler, db-scheduler/src/test/resources/postgresql_tables.sql
+const char* kDbSchedulerDdl =
+    "create table scheduled_tasks (task_name text not null, task_instance text not null, task_data bytea, "
+    "execution_time timestamp with time zone not null, picked BOOLEAN not null, picked_by text, last_success "
+    "timestamp with time zone, last_failure timestamp with time zone, consecutive_failures INT, last_heartbeat "
+    "timestamp with time zone, version BIGINT not null, priority SMALLINT, PRIMARY KEY (task_name, task_instance))";
+// graphile/worker, sql/000011.sql (tables), renamed to _private_* by sql/000016.sql
+const char* kGraphileDdl =
+    "create schema graphile_worker; "
+    "create table graphile_worker._private_job_queues (id int primary key generated always as identity, "
+    "queue_name text not null unique check (length(queue_name) <= 128), locked_at timestamptz, locked_by text, "
+    "is_available boolean generated always as ((locked_at is null)) stored not null); "
+    "create table graphile_worker._private_jobs (id bigint primary key generated always as identity, job_queue_id "
+    "int null, task_id int not null, payload json default '{}'::json not null, priority smallint default 0 not "
+    "null, run_at timestamptz default now() not null, attempts smallint default 0 not null, max_attempts smallint "
+    "default 25 not null constraint jobs_max_attempts_check check (max_attempts >= 1), last_error text, "
+    "created_at timestamptz default now() not null, updated_at timestamptz default now() not null, key text "
+    "unique constraint jobs_key_check check (length(key) > 0 and length(key) <= 512), locked_at timestamptz, "
+    "locked_by text, revision integer default 0 not null, flags jsonb, is_available boolean generated always as "
+    "(((locked_at is null) and (attempts < max_attempts))) stored not null)";
+// liquibase/liquibase, CreateDatabaseChangeLogLockTableGenerator.java as rendered on PostgreSQL, and
+// InitializeDatabaseChangeLogLockTableGenerator's row
+const char* kLiquibaseDdl = "CREATE TABLE public.databasechangeloglock (ID INTEGER NOT NULL, LOCKED BOOLEAN NOT "
+                            "NULL, LOCKGRANTED TIMESTAMP WITHOUT TIME ZONE, LOCKEDBY VARCHAR(255), CONSTRAINT "
+                            "databasechangeloglock_pkey PRIMARY KEY (ID)); "
+                            "DELETE FROM public.databasechangeloglock; "
+                            "INSERT INTO public.databasechangeloglock (ID, LOCKED) VALUES (1, FALSE)";
+
+// --- Each library's statements --------------------------------------------------------------------
+
+// ShedLock, PostgresSqlServerTimeStatementsSource.java (usingDbTime): take, then release.
+QString shedlockTake(const QString& name, const QString& by, int lockAtMostForS)
+{
+    return QStringLiteral(
+               "INSERT INTO shedlock(name, lock_until, locked_at, locked_by) VALUES('%1', timezone('utc', "
+               "CURRENT_TIMESTAMP) + make_interval(secs => %3), timezone('utc', CURRENT_TIMESTAMP), '%2') ON "
+               "CONFLICT (name) DO UPDATE SET lock_until = timezone('utc', CURRENT_TIMESTAMP) + "
+               "make_interval(secs => %3), locked_at = timezone('utc', CURRENT_TIMESTAMP), locked_by = '%2' "
+               "WHERE shedlock.name = '%1' AND shedlock.lock_until <= timezone('utc', CURRENT_TIMESTAMP)")
+        .arg(name, by)
+        .arg(lockAtMostForS);
+}
+QString shedlockRelease(const QString& name, const QString& by)
+{
+    return QStringLiteral("UPDATE shedlock SET lock_until = CASE WHEN locked_at + make_interval(secs => 0) > "
+                          "timezone('utc', CURRENT_TIMESTAMP) THEN locked_at + make_interval(secs => 0) ELSE "
+                          "timezone('utc', CURRENT_TIMESTAMP) END WHERE name = '%1' AND locked_by = '%2'")
+        .arg(name, by);
+}
+
+// River, internal/dbsqlc/river_leader.sql: LeaderDeleteExpired + LeaderAttemptElect (one
+// transaction, internal/leadership/elector.go), LeaderResign.
+QString riverElect(const QString& leaderId, int ttlS)
+{
+    return QStringLiteral("BEGIN; DELETE FROM river_leader WHERE expires_at < coalesce(NULL::timestamptz, now()); "
+                          "INSERT INTO river_leader (leader_id, elected_at, expires_at) VALUES ('%1', "
+                          "coalesce(NULL::timestamptz, now()), coalesce(NULL::timestamptz, now()) + "
+                          "make_interval(secs => %2)) ON CONFLICT (name) DO NOTHING RETURNING *; COMMIT")
+        .arg(leaderId)
+        .arg(ttlS);
+}
+QString riverResign(const QString& leaderId)
+{
+    return QStringLiteral(
+               "WITH currently_held_leaders AS (SELECT * FROM river_leader WHERE elected_at = (SELECT elected_at "
+               "FROM river_leader) AND leader_id = '%1'::text FOR UPDATE), notified_resignations AS (SELECT "
+               "pg_notify(concat(current_schema(), '.', 'river_leadership'::text), json_build_object('leader_id', "
+               "leader_id, 'action', 'resigned')::text) FROM currently_held_leaders) DELETE FROM river_leader USING "
+               "notified_resignations")
+        .arg(leaderId);
+}
+
+// Oban, lib/oban/peers/database.ex: delete_expired_peers + attempt_leadership (Ecto's SQL), with
+// DateTime.utc_now() bound as the naive UTC it stores.
+QString obanElect(const QString& name, const QString& node, int leaseS)
+{
+    return QStringLiteral("BEGIN; DELETE FROM public.oban_peers AS o0 WHERE (o0.name = '%1') AND (o0.expires_at < "
+                          "(now() AT TIME ZONE 'UTC')); INSERT INTO public.oban_peers AS o0 "
+                          "(name,node,started_at,expires_at) VALUES ('%1','%2',(now() AT TIME ZONE 'UTC'),(now() AT "
+                          "TIME ZONE 'UTC') + make_interval(secs => %3)) ON CONFLICT (name) DO UPDATE SET expires_at "
+                          "= (now() AT TIME ZONE 'UTC') + make_interval(secs => %3) WHERE (o0.node = '%2'); COMMIT")
+        .arg(name, node)
+        .arg(leaseS);
+}
+
+// Quartz, StdJDBCConstants.INSERT_SCHEDULER_STATE with System.currentTimeMillis() `agoS` ago.
+QString quartzCheckIn(const QString& instance, int agoS)
+{
+    return QStringLiteral("INSERT INTO QRTZ_SCHEDULER_STATE (SCHED_NAME, INSTANCE_NAME, LAST_CHECKIN_TIME, "
+                          "CHECKIN_INTERVAL) VALUES('QuartzScheduler', '%1', (extract(epoch FROM now() - "
+                          "make_interval(secs => %2)) * 1000)::bigint, 7500)")
+        .arg(instance)
+        .arg(agoS);
+}
+
+// db-scheduler, JdbcTaskRepository: an execution scheduled, then picked (pick), its heartbeat
+// (updateHeartbeat) `agoS` ago on the application's clock.
+QString dbSchedulerPicked(const QString& task, const QString& instance, int heartbeatAgoS)
+{
+    return QStringLiteral("insert into scheduled_tasks (task_name, task_instance, execution_time, picked, version) "
+                          "values ('%1', '%2', now(), false, 1); "
+                          "update scheduled_tasks set picked = true, picked_by = 'web-1', last_heartbeat = now(), "
+                          "version = version + 1 where picked = false and task_name = '%1' and task_instance = '%2' "
+                          "and version = 1; "
+                          "update scheduled_tasks set last_heartbeat = now() - make_interval(secs => %3) where "
+                          "task_name = '%1' and task_instance = '%2' and version = 2")
+        .arg(task, instance)
+        .arg(heartbeatAgoS);
+}
+
+// graphile-worker, src/sql/getJobs.ts (one job, worker pool id as $1), run with the server's clock
+// `agoS` in the past standing in for now() (a lock taken that long ago).
+QString graphileTake(const QString& poolId, int agoS)
+{
+    return QStringLiteral(
+               "with j as (select jobs.job_queue_id, jobs.priority, jobs.run_at, jobs.id from "
+               "graphile_worker._private_jobs as jobs where jobs.is_available = true and run_at <= now() and "
+               "task_id = any('{1}'::int[]) and (jobs.job_queue_id is null or jobs.job_queue_id in (select id from "
+               "graphile_worker._private_job_queues as job_queues where job_queues.is_available = true for update "
+               "skip locked)) order by priority asc, run_at asc limit 1 for update skip locked), q as (update "
+               "graphile_worker._private_job_queues as job_queues set locked_by = '%1'::text, locked_at = now() - "
+               "make_interval(secs => %2) from j where job_queues.id = j.job_queue_id) update "
+               "graphile_worker._private_jobs as jobs set attempts = jobs.attempts + 1, locked_by = '%1'::text, "
+               "locked_at = now() - make_interval(secs => %2) from j where jobs.id = j.id returning *")
+        .arg(poolId)
+        .arg(agoS);
+}
+QString graphileAddJob(const QString& key, const QString& queue)
+{
+    return QStringLiteral("insert into graphile_worker._private_job_queues (queue_name) values ('%2') on conflict do "
+                          "nothing; insert into graphile_worker._private_jobs (task_id, key, job_queue_id, run_at) "
+                          "values (1, '%1', (select id from graphile_worker._private_job_queues where queue_name = "
+                          "'%2'), now() - interval '1 s')")
+        .arg(key, queue);
+}
+
+// Liquibase, LockDatabaseChangeLogGenerator (take) and UnlockDatabaseChangeLogGenerator (release).
+QString liquibaseLock(const QString& by)
+{
+    return QStringLiteral("UPDATE public.databasechangeloglock SET LOCKED = TRUE, LOCKEDBY = '%1', LOCKGRANTED = "
+                          "NOW() WHERE ID = 1 AND LOCKED = FALSE")
+        .arg(by);
+}
+const char* kLiquibaseUnlock =
+    "UPDATE public.databasechangeloglock SET LOCKED = FALSE, LOCKEDBY = NULL, LOCKGRANTED = NULL WHERE ID = 1";
+
+} // namespace
+
+class TestLeaseCatalogue : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    // Without --preset or --table every library's table is found in one database, each row is read
+    // by its own scheme, holders split by each library's format, and a live holder raises nothing.
+    void everySchemeFoundTogether()
+    {
+        lw::test::TestDatabase db("catalogue_all");
+        for (const char* ddl : {kShedLockDdl, kRiverDdl, kObanDdl, kQuartzDdl, kDbSchedulerDdl, kGraphileDdl,
+                                kLiquibaseDdl})
+            db.exec(QString::fromLatin1(ddl));
+        db.exec(shedlockTake("nightly-report", "web-1", 600));
+        db.exec(riverElect("web-1_example_com_2026_12_01T08_52_38_123456", 15));
+        db.exec(obanElect("Oban", "web-1", 30));
+        db.exec(quartzCheckIn("node11764577958000", 0));
+        db.exec(dbSchedulerPicked("send-invoices", "42", 0));
+        db.exec(graphileAddJob("email-7", "mail"));
+        db.exec(graphileTake("pool-0123456789abcdef01", 0));
+        db.exec(liquibaseLock("buildbox (10.0.0.5)"));
+
+        const Snap s = snapshot(db.dsn());
+        QVERIFY2(s.code == 0, qPrintable(s.err + s.out));
+        const QStringList read = schemesRead(s);
+        for (const char* scheme : {"shedlock", "river", "oban", "quartz", "db-scheduler", "graphile-worker",
+                                   "graphile-worker-queue", "liquibase"})
+            QVERIFY2(read.contains(QLatin1String(scheme)), qPrintable(scheme + QStringLiteral(" not read: ") + s.out));
+        const auto rows = rowsByScheme(s);
+        auto row = [&](const char* scheme, const char* name) { return rows.value(scheme).value(name); };
+        QCOMPARE(row("shedlock", "nightly-report")["state"].toString(), QStringLiteral("held"));
+        QCOMPARE(row("shedlock", "nightly-report")["holder_host"].toString(), QStringLiteral("web-1"));
+        QCOMPARE(row("river", "default")["state"].toString(), QStringLiteral("held"));
+        QCOMPARE(row("river", "default")["holder_host"].toString(), QStringLiteral("web-1_example_com"));
+        QCOMPARE(row("oban", "Oban")["state"].toString(), QStringLiteral("held"));
+        QCOMPARE(row("quartz", "QuartzScheduler / node11764577958000")["state"].toString(), QStringLiteral("held"));
+        QCOMPARE(row("db-scheduler", "send-invoices / 42")["state"].toString(), QStringLiteral("held"));
+        QCOMPARE(row("db-scheduler", "send-invoices / 42")["holder_host"].toString(), QStringLiteral("web-1"));
+        QCOMPARE(row("graphile-worker", "email-7")["state"].toString(), QStringLiteral("held"));
+        QCOMPARE(row("graphile-worker", "email-7")["holder_token"].toString(),
+                 QStringLiteral("pool-0123456789abcdef01"));
+        QCOMPARE(row("graphile-worker-queue", "queue mail")["state"].toString(), QStringLiteral("held"));
+        QCOMPARE(row("liquibase", "changelog lock 1")["state"].toString(), QStringLiteral("held"));
+        QCOMPARE(row("liquibase", "changelog lock 1")["holder_host"].toString(), QStringLiteral("buildbox"));
+        QCOMPARE(row("liquibase", "changelog lock 1")["holder_token"].toString(), QStringLiteral("10.0.0.5"));
+        QVERIFY2(s.doc["findings"].toArray().isEmpty(), qPrintable(s.out));
+
+        // The text form names the scheme of each row.
+        const auto text = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn()});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("Liquibase") && text.out.contains("Quartz"), qPrintable(text.out));
+
+        // Detection can be switched off: with a table named by hand only that one is read.
+        const Snap named = snapshot(db.dsn(), {"--preset", "liquibase"});
+        QVERIFY2(named.code == 0, qPrintable(named.err));
+        QCOMPARE(schemesRead(named), QStringList{"liquibase"});
+    }
+
+    // Each library's release leaves nothing to alarm about: ShedLock's row stays and is free, the
+    // others' rows go (River, Oban) or stop being held (Liquibase, db-scheduler, graphile-worker).
+    void releasedTheLibrarysWayIsAtRest()
+    {
+        lw::test::TestDatabase db("catalogue_rest");
+        for (const char* ddl : {kShedLockDdl, kRiverDdl, kObanDdl, kDbSchedulerDdl, kGraphileDdl, kLiquibaseDdl})
+            db.exec(QString::fromLatin1(ddl));
+        for (int i = 0; i < 10; ++i) {
+            const QString job = QStringLiteral("job-%1").arg(i);
+            db.exec(shedlockTake(job, "web-1", 600));
+            db.exec(shedlockRelease(job, "web-1"));
+        }
+        const QString leader = QStringLiteral("web-1_example_com_2026_12_01T08_52_38_123456");
+        db.exec(riverElect(leader, 15));
+        db.exec(riverResign(leader));
+        db.exec(liquibaseLock("buildbox (10.0.0.5)"));
+        db.exec(QString::fromLatin1(kLiquibaseUnlock));
+        // db-scheduler: scheduled, not picked; graphile-worker: queued, not locked.
+        db.exec("insert into scheduled_tasks (task_name, task_instance, execution_time, picked, version) values "
+                "('send-invoices', '1', now() + interval '1 h', false, 1)");
+        db.exec(graphileAddJob("email-8", "mail"));
+
+        const Snap s = snapshot(db.dsn());
+        QVERIFY2(s.code == 0, qPrintable(s.err + s.out));
+        const auto rows = rowsByScheme(s);
+        QCOMPARE(rows.value("shedlock").size(), 10);
+        for (const QJsonObject& o : rows.value("shedlock"))
+            QCOMPARE(o["state"].toString(), QStringLiteral("free"));
+        QCOMPARE(rows.value("river").size(), 0);
+        QCOMPARE(rows.value("liquibase").size(), 0);
+        QCOMPARE(rows.value("db-scheduler").size(), 0);
+        QCOMPARE(rows.value("graphile-worker").size(), 0);
+        QVERIFY2(s.doc["findings"].toArray().isEmpty(), qPrintable(s.out));
+    }
+
+    // Each scheme's own stale rule, on the server's clock: a River leader past its TTL, an Oban peer
+    // past its lease, a Quartz instance past check-in + interval + 7.5 s, a db-scheduler execution
+    // without a heartbeat for 30 min, a graphile-worker lock older than 4 h, a Liquibase lock held
+    // for more than 10 min. Live ones beside them stay held.
+    void eachSchemeJudgedByItsOwnRule()
+    {
+        lw::test::TestDatabase db("catalogue_stale");
+        // Liquibase's NOW() lands in a timestamp as the writer session's wall time: a zone far from
+        // UTC proves it is read in that zone (read as UTC, a fresh lock would look 5 h old).
+        db.exec(QStringLiteral("ALTER DATABASE %1 SET timezone = 'America/New_York'").arg(db.name()));
+        for (const char* ddl : {kRiverDdl, kObanDdl, kQuartzDdl, kDbSchedulerDdl, kGraphileDdl, kLiquibaseDdl})
+            db.exec(QString::fromLatin1(ddl));
+        db.exec(riverElect("web-1_example_com_2026_12_01T08_52_38_123456", 1));
+        db.exec(obanElect("Oban", "web-1", 1));
+        db.exec(quartzCheckIn("node-alive", 0));
+        db.exec(quartzCheckIn("node-dead", 20)); // 20 s > 7.5 s + 7.5 s
+        db.exec(dbSchedulerPicked("send-invoices", "alive", 60));
+        db.exec(dbSchedulerPicked("send-invoices", "dead", 31 * 60));
+        db.exec(graphileAddJob("email-old", "q-old"));
+        db.exec(graphileTake("pool-aaaaaaaaaaaaaaaaaa", 5 * 3600));
+        db.exec(graphileAddJob("email-new", "q-new"));
+        db.exec(graphileTake("pool-bbbbbbbbbbbbbbbbbb", 60));
+        db.exec(liquibaseLock("buildbox (10.0.0.5)"));
+        QThread::msleep(1500); // River's and Oban's one-second leases run out, unrenewed
+
+        Snap s = snapshot(db.dsn());
+        QVERIFY2(s.code == 0 || s.code == 3, qPrintable(s.err + s.out));
+        auto rows = rowsByScheme(s);
+        auto state = [&](const char* scheme, const char* name) {
+            return rows.value(scheme).value(name)["state"].toString();
+        };
+        QCOMPARE(state("river", "default"), QStringLiteral("stale"));
+        QCOMPARE(state("oban", "Oban"), QStringLiteral("stale"));
+        QCOMPARE(state("quartz", "QuartzScheduler / node-alive"), QStringLiteral("held"));
+        QCOMPARE(state("quartz", "QuartzScheduler / node-dead"), QStringLiteral("stale"));
+        QCOMPARE(state("db-scheduler", "send-invoices / alive"), QStringLiteral("held"));
+        QCOMPARE(state("db-scheduler", "send-invoices / dead"), QStringLiteral("stale"));
+        QCOMPARE(state("graphile-worker", "email-new"), QStringLiteral("held"));
+        QCOMPARE(state("graphile-worker", "email-old"), QStringLiteral("stale"));
+        QCOMPARE(state("liquibase", "changelog lock 1"), QStringLiteral("held"));
+        const QJsonObject lq = rows.value("liquibase").value("changelog lock 1");
+        QVERIFY2(qAbs(lq["held_for_seconds"].toDouble()) < 60, qPrintable(s.out));
+
+        // One stale-lease finding per stale row, naming the library.
+        QSet<QString> subjects;
+        for (const auto& v : s.doc["findings"].toArray()) {
+            const QJsonObject f = v.toObject();
+            if (f["kind"].toString() == QLatin1String("stale_lease"))
+                subjects.insert(f["subject"].toString());
+        }
+        QCOMPARE(subjects, (QSet<QString>{"default", "Oban", "QuartzScheduler / node-dead", "send-invoices / dead",
+                                          "email-old", "queue q-old"}));
+
+        // A Liquibase lock granted 11 min ago is stuck.
+        db.exec("UPDATE public.databasechangeloglock SET LOCKGRANTED = NOW() - interval '11 minutes' WHERE ID = 1");
+        s = snapshot(db.dsn());
+        rows = rowsByScheme(s);
+        QCOMPARE(state("liquibase", "changelog lock 1"), QStringLiteral("stale"));
+    }
+
+    // Force-expire is offered only where setting the expiry to now is how the library itself frees
+    // a lease; elsewhere it is refused before anything is sent, naming the library's own way.
+    void forceExpireOnlyTheLibrarysWay()
+    {
+        lw::test::TestDatabase db("catalogue_fx");
+        db.exec(QString::fromLatin1(kQuartzDdl));
+        db.exec(QString::fromLatin1(kShedLockDdl));
+        db.exec(quartzCheckIn("node-dead", 60));
+        db.exec(shedlockTake("report", "web-1", 600));
+        const QString before = db.value("SELECT last_checkin_time FROM qrtz_scheduler_state");
+        auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN),
+                                      {"expire", db.dsn(), "QuartzScheduler / node-dead", "--holder", "node-dead",
+                                       "--operator", "--even-if-alive"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("clusterRecover"), qPrintable(r.err));
+        QCOMPARE(db.value("SELECT last_checkin_time FROM qrtz_scheduler_state"), before);
+        QCOMPARE(db.value("SELECT count(*) FROM qrtz_scheduler_state"), QStringLiteral("1"));
+
+        // ShedLock: the row is kept and lock_until set to now, as ShedLock's own unlock does.
+        r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"expire", db.dsn(), "report", "--holder", "web-1",
+                                                                  "--operator", "--even-if-alive"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QCOMPARE(db.value("SELECT lock_until <= timezone('utc', CURRENT_TIMESTAMP) FROM shedlock WHERE name = 'report'"),
+                 QStringLiteral("t"));
+        QCOMPARE(db.value("SELECT locked_by FROM shedlock WHERE name = 'report'"), QStringLiteral("web-1"));
+    }
+
+    // A table of a catalogue name but another shape (another application's "shedlock") is not read
+    // as that library's, and says why; nothing else is disturbed.
+    void aTableOfAnotherShapeIsNotMistaken()
+    {
+        lw::test::TestDatabase db("catalogue_shape");
+        db.exec("CREATE TABLE scheduled_tasks (id serial primary key, cron text)");
+        db.exec(QString::fromLatin1(kShedLockDdl));
+        db.exec(shedlockTake("report", "web-1", 600));
+        const Snap s = snapshot(db.dsn());
+        QVERIFY2(s.code == 0, qPrintable(s.err + s.out));
+        QCOMPARE(schemesRead(s), QStringList{"shedlock"});
+        bool said = false;
+        for (const auto& v : s.doc["leases"].toObject()["found"].toArray())
+            said = said || (v.toString().contains("scheduled_tasks") && v.toString().contains("not read"));
+        QVERIFY2(said, qPrintable(s.out));
+        QVERIFY2(s.doc["findings"].toArray().isEmpty(), qPrintable(s.out));
+
+        // Detection switched off: the mission's table only, checked as named (here: missing).
+        const Snap off = snapshot(db.dsn(), {"--no-detect"});
+        QCOMPARE(off.code, 3);
+        QVERIFY2(off.err.contains("public.leases"), qPrintable(off.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLeaseCatalogue)
+#include "tst_lease_catalogue.moc"
