@@ -230,7 +230,7 @@ int runExpire(const Invocation& inv, const QString& auditPath)
             << ", not \"" << inv.holder << "\"; nothing was sent\n";
         return 1;
     }
-    const HolderEvidence ev = assessHolder(e, s.sessions, true, s.serverNow, views.leases.policy());
+    const HolderEvidence ev = assessHolder(e, s.sessions, true, s.serverNow, views.leases.policyAt(row), table);
     out << "holder " << inv.holder << ": " << ev.summary() << "\n";
     if (ev.looksAlive && !inv.evenIfAlive) {
         err << "leasewatch: refused: the holder may be alive, and expiring its lease would let a second "

@@ -534,7 +534,8 @@ QString HolderEvidence::summary() const
 }
 
 HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessions,
-                            bool sessionsKnown, double serverNow, const LeasePolicy& policy)
+                            bool sessionsKnown, double serverNow, const LeasePolicy& policy,
+                            const LeaseTableConfig* table)
 {
     HolderEvidence ev;
     const LeaseTrack& t = e.track;
@@ -603,6 +604,8 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
         for (const SessionRow& s : sessions)
             if (sessionFromHost(s, ev.holderHost))
                 ev.hostSessions.push_back(s);
+        const bool sessionless = table && !table->expectRenewals &&
+                                 table->holderFormat == LeaseTableConfig::HolderFormat::Host;
         if (!ev.hostSessions.empty()) {
             QStringList pids;
             for (const SessionRow& s : ev.hostSessions)
@@ -610,6 +613,16 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
             ev.forAlive << QStringLiteral("%1 session(s) from host %2 still connected (pid %3)")
                                .arg(ev.hostSessions.size())
                                .arg(ev.holderHost, pids.join(QStringLiteral(", ")));
+        } else if (sessionless) {
+            // A host name against client addresses and driver names ("PostgreSQL JDBC Driver"):
+            // no match is no evidence. Until lock_until the console cannot tell a running job
+            // from one whose host died; the library frees it then.
+            ev.unknowns << QStringLiteral("%1 holds no database session while a job runs and names its holder "
+                                          "by host name only: whether %2's job still runs cannot be told "
+                                          "here; the lock frees itself at its expiry (%3)")
+                               .arg(table->label(), ev.holderHost,
+                                    t.row.expiresAt ? formatCountdown(*t.row.expiresAt - serverNow)
+                                                    : QStringLiteral("unknown"));
         } else {
             ev.forDead << QStringLiteral("no session from host %1 is connected").arg(ev.holderHost);
         }

@@ -139,8 +139,11 @@ struct HolderEvidence
 // sessions of the last refresh. `sessionsKnown` false means the list was not read (an empty list
 // then says nothing). A holder looks dead only if its lease is stale or its renewal overdue AND no
 // session from its host is connected; everything else (including "cannot tell") counts as alive.
+// `table`, when known, brings its library's limits: ShedLock keeps no session open while it holds a
+// lock and names its holder by host name only, so a missing session there says nothing.
 HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessions,
-                            bool sessionsKnown, double serverNow, const LeasePolicy& policy);
+                            bool sessionsKnown, double serverNow, const LeasePolicy& policy,
+                            const LeaseTableConfig* table = nullptr);
 
 // Whether a session comes from `host`: client_addr equal to it (prefix length ignored), or the
 // application name containing it as a whole word (case-insensitive).

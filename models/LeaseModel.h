@@ -57,6 +57,8 @@ public:
     int tableCount() const { return tables_ ? int(tables_->size()) : 0; }
     // The table a row comes from (its scheme's rules and words), or null.
     const LeaseTableConfig* tableAt(int row) const { return tableOf(rows_[size_t(row)]); }
+    // The rules a row is judged by: the profile's policy with its table's scheme.
+    const LeasePolicy& policyAt(int row) const { return policyOf(rows_[size_t(row)]); }
     // Age of the data in seconds (monotonic), for "data is N s old" while disconnected.
     double dataAgeSeconds() const;
 

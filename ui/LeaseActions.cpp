@@ -145,7 +145,8 @@ void LeaseActions::forceExpireSelected()
             continue;
         ForceExpireDialog::Item it;
         it.entry = model->entry(src.row()); // a copy: what the operator sees now is what the CAS checks
-        it.evidence = assessHolder(it.entry, snap.sessions, sessionsKnown, now, model->policy());
+        it.evidence = assessHolder(it.entry, snap.sessions, sessionsKnown, now, model->policyAt(src.row()),
+                                   model->tableAt(src.row()));
         it.target = targetFor(it.entry, it.evidence);
         items.push_back(std::move(it));
     }

@@ -100,6 +100,25 @@ private Q_SLOTS:
         QVERIFY(ev.summary().contains("session list is not available"));
     }
 
+    // ShedLock holds no session while a job runs and names the holder by host name: a held lock
+    // with no matching session is "cannot tell", never evidence of death; the evidence says when
+    // the lock frees itself.
+    void shedlockHeldWithoutASessionCannotBeTold()
+    {
+        const LeaseTableConfig shedlock = *LeaseTableConfig::preset("shedlock");
+        const LeasePolicy policy = policyForTable(kPolicy, shedlock);
+        auto e = entry("web-1", 300, std::nullopt);
+        e.holder = splitHolder("web-1", shedlock.holderFormat);
+        const auto ev = assessHolder(e, {session(3, "PostgreSQL JDBC Driver", "10.0.0.7")}, true, kNow, policy, &shedlock);
+        QCOMPARE(ev.state, LeaseState::Held);
+        QVERIFY(ev.looksAlive);
+        QVERIFY(ev.forDead.isEmpty());
+        QVERIFY(ev.unknowns.join("|").contains("in 5 min"));
+        // Without the table's limits the same lease would read as "no session from host web-1".
+        const auto generic = assessHolder(e, {session(3, "PostgreSQL JDBC Driver", "10.0.0.7")}, true, kNow, policy);
+        QVERIFY(!generic.forDead.isEmpty());
+    }
+
     void noExpiryCannotBeJudgedAndCountsAsAlive()
     {
         auto e = entry("app-1:1:aa", 0, std::nullopt);
