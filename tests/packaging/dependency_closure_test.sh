@@ -78,10 +78,11 @@ programs=(cmake ninja g++ pkg-config git
           initdb pg_ctl postgres psql pgbouncer
           xvfb-run Xvfb xauth faketime openssl
           dpkg-deb lintian appstreamcli desktop-file-validate jq file gzip flock)
+# node and npm are optional: only tst_real_libraries runs them, and it skips without them.
 mapfile -t -O ${#programs[@]} programs < <(
   grep -rhoE 'findExecutable\((QStringLiteral\()?"[A-Za-z0-9_.+-]+"|command -v [A-Za-z0-9_.+-]+' \
     "$src/tests" "$src/scripts" "$src/models" "$src/app" 2>/dev/null |
-    sed -E 's/.*"([^"]+)"$/\1/; s/^command -v //' | grep -vx -e python3 -e flock -e apt-get -e debootstrap | sort -u)
+    sed -E 's/.*"([^"]+)"$/\1/; s/^command -v //' | grep -vx -e python3 -e flock -e apt-get -e debootstrap -e node -e npm | sort -u)
 pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 : >"$used.programs"
 for p in $(printf '%s\n' "${programs[@]}" | sort -u); do
