@@ -337,6 +337,44 @@ private Q_SLOTS:
         QCOMPARE(r.refreshTimes().size(), size_t(20));
     }
 
+    // Several tables recorded together: a replay gives each row back its table, so a ShedLock row
+    // past its lock_until replays as free and the mission's lease of the same name as stale.
+    void severalTablesReplayByTheirOwnRules()
+    {
+        const QString path = file(QStringLiteral("schemes.sqlite"));
+        auto tables = std::make_shared<const std::vector<LeaseTableConfig>>(
+            std::vector<LeaseTableConfig>{LeaseTableConfig{}, *LeaseTableConfig::preset("shedlock")});
+        std::vector<Snapshot> written;
+        {
+            HistoryWriter w(options(path));
+            for (int i = 0; i < 3; ++i) {
+                SnapshotSpec sp;
+                sp.now = 7000 + i;
+                sp.leases = {lease(QStringLiteral("report"), QStringLiteral("app-1:10:aa"), 6900, 6990),
+                             lease(QStringLiteral("report"), QStringLiteral("web-1"), 6900, 6990)};
+                sp.leases[1].source = 1;
+                Snapshot snap = makeSnapshot(sp);
+                snap.leaseTables = tables;
+                written.push_back(snap);
+                QVERIFY(w.write(written.back()));
+            }
+        }
+        HistoryReader r(path);
+        const auto got = r.snapshotAt(7002.1);
+        QVERIFY(got);
+        QVERIFY(got->leaseTables);
+        QCOMPARE(got->leaseTables->size(), size_t(2));
+        QCOMPARE(got->leaseTables->at(1).scheme, QStringLiteral("shedlock"));
+        LeaseModel m;
+        m.applySnapshot(*got);
+        QCOMPARE(m.rowCount(), 2);
+        QMap<QString, LeaseState> states;
+        for (int i = 0; i < m.rowCount(); ++i)
+            states.insert(m.tableAt(i)->label(), m.stateAt(i, got->serverNow));
+        QCOMPARE(states.value(QStringLiteral("ShedLock")), LeaseState::Free);
+        QCOMPARE(states.value(QStringLiteral("leases")), LeaseState::Stale);
+    }
+
     void failedRefreshIsAGap()
     {
         const QString path = file(QStringLiteral("failed.sqlite"));
