@@ -530,85 +530,75 @@ Snapshot Poller::refreshOnce()
     const auto deadline = pg::Clock::now() + std::chrono::milliseconds(cfg_.refreshDeadlineMs);
 
     // The lease tables are found (or the named one checked) at connect, again every 10 refreshes
-    // while that fails, and every 60 while detecting (a library's table may appear later).
+    // while that fails, and every 60 while detecting (a library's table may appear later). One
+    // round trip: the detection (or the named table's check), the libraries' keys computed on the
+    // server (pg-boss, Flyway's tables), and the hashes of the profile's lock names.
     const bool detecting = cfg_.detectLeaseTable && cfg_.leases.isDefault();
     const bool troubled = leaseTableError_ || !leasesAbsent_.isEmpty();
     if (!leaseTableChecked_ || ((troubled || detecting) && ++refreshesSinceCheck_ >= (troubled ? 10 : 60))) {
-        std::vector<LeaseTableConfig> tables{cfg_.leases};
-        std::optional<pg::PgError> detectProblem;
-        QStringList found;
-        bool detectedRowVersions = false;
-        leasesAbsent_.clear();
-        if (detecting) {
-            // Nothing configured: which of the catalogue's tables are there (one catalogue read).
-            pg::ResultPtr res;
-            const pg::PgError de = conn_.exec(leaseTableDetection(), res, deadline);
-            if (de.needsReconnect()) {
-                s.error = de;
-                s.receivedWall = QDateTime::currentDateTime();
-                return s;
+        std::vector<pg::Statement> stmts = detecting ? std::vector<pg::Statement>{leaseTableDetection()}
+                                                     : leaseTableCheck(cfg_.leases);
+        const size_t keysIdx = stmts.size();
+        stmts.push_back({libraryKeysSql(), {}});
+        // The profile's lock names are known now: hashed here, so that even a one-shot snapshot
+        // resolves them (lease names follow from the next refresh on).
+        const QStringList known =
+            lockNameCandidates(cfg_, {}, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
+        if (!known.isEmpty())
+            stmts.push_back(hashStatement(known));
+        std::vector<pg::StatementResult> res;
+        const pg::PgError e = conn_.runPipeline(stmts, res, deadline);
+        if (e.needsReconnect() || res.size() != stmts.size()) {
+            s.error = e;
+            if (!s.error.isError()) {
+                s.error.kind = pg::PgError::Kind::Query;
+                s.error.message = QStringLiteral("the lease-table check returned no result");
             }
-            if (!de.isError()) {
-                DetectedLeaseTables d = detectedLeaseTables(res.get());
-                tables = std::move(d.tables);
-                detectProblem = d.problem;
-                found = d.found;
-                detectedRowVersions = d.rowVersions;
-                if (tables.empty() && !detectProblem)
-                    leasesAbsent_ = noLeaseTableText();
-            }
+            s.receivedWall = QDateTime::currentDateTime();
+            return s;
         }
-        // Keys that libraries derive on the server (pg-boss) or from tables found there (Flyway).
+        if (!known.isEmpty() && !res.back().error.isError())
+            addHashes(res.back().result.get());
         {
-            pg::ResultPtr keys;
-            const pg::PgError ke = conn_.exec({libraryKeysSql(), {}}, keys, deadline);
-            if (ke.needsReconnect()) {
-                s.error = ke;
-                s.receivedWall = QDateTime::currentDateTime();
-                return s;
-            }
+            const pg::StatementResult& kr = res[keysIdx];
+            const PGresult* keys = kr.error.isError() ? nullptr : kr.result.get();
             auto names = std::make_shared<QHash<qint64, QString>>();
-            for (int i = 0; !ke.isError() && keys && i < PQntuples(keys.get()); ++i)
-                addLibraryKey(*names, toString(keys.get(), i, 0), toString(keys.get(), i, 1),
-                              PQgetisnull(keys.get(), i, 2)
+            for (int i = 0; keys && i < PQntuples(keys); ++i)
+                addLibraryKey(*names, toString(keys, i, 0), toString(keys, i, 1),
+                              PQgetisnull(keys, i, 2)
                                   ? std::nullopt
-                                  : std::optional<qint64>(std::strtoll(PQgetvalue(keys.get(), i, 2), nullptr, 10)));
+                                  : std::optional<qint64>(std::strtoll(PQgetvalue(keys, i, 2), nullptr, 10)));
             if (!libraryKeys_ || *libraryKeys_ != *names)
                 libraryKeys_ = std::move(names);
+        }
+        std::vector<LeaseTableConfig> tables{cfg_.leases};
+        QStringList found;
+        leasesAbsent_.clear();
+        if (detecting) {
+            // Nothing configured: whichever of the catalogue's tables are there.
+            DetectedLeaseTables d;
+            if (!res[0].error.isError())
+                d = detectedLeaseTables(res[0].result.get());
+            else
+                d.problem = res[0].error;
+            tables = std::move(d.tables);
+            found = d.found;
+            leaseTableError_ = d.problem;
+            leaseRowVersions_ = d.rowVersions;
+            if (tables.empty() && !d.problem)
+                leasesAbsent_ = noLeaseTableText();
+        } else {
+            // A named table is checked: exists, privileges, columns.
+            const std::vector<pg::StatementResult> check(std::make_move_iterator(res.begin()),
+                                                         std::make_move_iterator(res.begin() + long(keysIdx)));
+            leaseTableError_ = interpretLeaseTableCheck(cfg_.leases, check);
+            leaseRowVersions_ = !leaseTableError_ && leaseTableHasRowVersions(check);
         }
         if (!tables_ || *tables_ != tables) {
             tables_ = std::make_shared<const std::vector<LeaseTableConfig>>(tables);
             leaseCache_.reset(); // other tables: every row is read afresh
         }
         leasesFound_ = found;
-        // A named table is checked (exists, privileges, columns); detected ones were recognised
-        // by their columns and privileges in the detection itself.
-        const bool checkNamed = !detecting;
-        std::vector<pg::StatementResult> res;
-        std::vector<pg::Statement> check = checkNamed ? leaseTableCheck(cfg_.leases) : std::vector<pg::Statement>{};
-        // The profile's lock names are known now: hash them in the same round trip, so that even
-        // a one-shot snapshot resolves them (lease names follow from the next refresh on).
-        const QStringList known =
-            lockNameCandidates(cfg_, {}, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
-        if (!known.isEmpty())
-            check.push_back(hashStatement(known));
-        const pg::PgError e = check.empty() ? pg::PgError{} : conn_.runPipeline(check, res, deadline);
-        if (e.needsReconnect()) {
-            s.error = e;
-            s.receivedWall = QDateTime::currentDateTime();
-            return s;
-        }
-        if (!known.isEmpty() && !res.empty()) {
-            addHashes(res.back().result.get());
-            res.pop_back();
-        }
-        if (checkNamed) {
-            leaseTableError_ = interpretLeaseTableCheck(cfg_.leases, res);
-            leaseRowVersions_ = !leaseTableError_ && leaseTableHasRowVersions(res);
-        } else {
-            leaseTableError_ = detectProblem;
-            leaseRowVersions_ = detectedRowVersions;
-        }
         leaseTableChecked_ = true;
         refreshesSinceCheck_ = 0;
     }

@@ -40,6 +40,19 @@ QHash<QString, QHash<QString, QJsonObject>> rowsByScheme(const Snap& s)
     return out;
 }
 
+// The findings about leases (the suite's cluster is shared: other tests' locks are findings too).
+QJsonArray leaseFindings(const Snap& s)
+{
+    QJsonArray out;
+    for (const auto& v : s.doc["findings"].toArray()) {
+        const QString kind = v.toObject()["kind"].toString();
+        if (kind == QLatin1String("stale_lease") || kind == QLatin1String("writer_clock_skew") ||
+            kind == QLatin1String("leases_unreadable"))
+            out.append(v);
+    }
+    return out;
+}
+
 QStringList schemesRead(const Snap& s)
 {
     QStringList out;
@@ -258,7 +271,7 @@ private Q_SLOTS:
         QCOMPARE(row("liquibase", "changelog lock 1")["state"].toString(), QStringLiteral("held"));
         QCOMPARE(row("liquibase", "changelog lock 1")["holder_host"].toString(), QStringLiteral("buildbox"));
         QCOMPARE(row("liquibase", "changelog lock 1")["holder_token"].toString(), QStringLiteral("10.0.0.5"));
-        QVERIFY2(s.doc["findings"].toArray().isEmpty(), qPrintable(s.out));
+        QVERIFY2(leaseFindings(s).isEmpty(), qPrintable(s.out));
 
         // The text form names the scheme of each row.
         const auto text = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn()});
@@ -303,7 +316,7 @@ private Q_SLOTS:
         QCOMPARE(rows.value("liquibase").size(), 0);
         QCOMPARE(rows.value("db-scheduler").size(), 0);
         QCOMPARE(rows.value("graphile-worker").size(), 0);
-        QVERIFY2(s.doc["findings"].toArray().isEmpty(), qPrintable(s.out));
+        QVERIFY2(leaseFindings(s).isEmpty(), qPrintable(s.out));
     }
 
     // Each scheme's own stale rule, on the server's clock: a River leader past its TTL, an Oban peer
@@ -408,7 +421,7 @@ private Q_SLOTS:
         for (const auto& v : s.doc["leases"].toObject()["found"].toArray())
             said = said || (v.toString().contains("scheduled_tasks") && v.toString().contains("not read"));
         QVERIFY2(said, qPrintable(s.out));
-        QVERIFY2(s.doc["findings"].toArray().isEmpty(), qPrintable(s.out));
+        QVERIFY2(leaseFindings(s).isEmpty(), qPrintable(s.out));
 
         // Detection switched off: the mission's table only, checked as named (here: missing).
         const Snap off = snapshot(db.dsn(), {"--no-detect"});
