@@ -110,9 +110,9 @@ std::vector<Finding> collectFindings(const Snapshot& s, const LeaseModel& leases
                                      const DeadlockWindow* deadlocks)
 {
     std::vector<Finding> out = leaseFindings(leases);
-    if (s.leasesError) {
-        // Blind to leases: never "all clear" while the table cannot be read.
-        const pg::PgError& e = *s.leasesError;
+    if (s.leasesError || s.leasesPartial) {
+        // Blind to leases (or to one table of them): never "all clear" while a table cannot be read.
+        const pg::PgError& e = s.leasesError ? *s.leasesError : *s.leasesPartial;
         Finding f;
         f.kind = FindingKind::LeasesUnreadable;
         f.severity = 2;

@@ -465,7 +465,9 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     const bool first = !haveSnapshot_;
     haveSnapshot_ = true;
     live_ = true;
-    tableProblem_ = s.leasesError ? s.leasesError->toDisplayString() : QString(); // said by summaryChanged()
+    tableProblem_ = s.leasesError     ? s.leasesError->toDisplayString()
+                    : s.leasesPartial ? s.leasesPartial->toDisplayString()
+                                      : QString(); // said by summaryChanged()
     tableNote_ = s.leasesAbsent;
     // Each table's scheme decides what an expired row means (ShedLock: free) and whether renewals
     // are expected; a detected table brings its rules with it.

@@ -815,8 +815,8 @@ Snapshot Poller::refreshOnce()
                 decodeLeases(lr.result.get(), s);
             else
                 decodeLeasesTagged(lr.result.get(), s);
-            if (!s.leasesError)
-                s.leasesError = leaseTableError_;
+            // Another table found could not be read (no SELECT): said, while these rows are shown.
+            s.leasesPartial = leaseTableError_;
         }
     } else {
         s.leasesError = leaseTableError_;

@@ -197,6 +197,8 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const st
     leasesObj[QStringLiteral("rows")] = rows;
     if (s.leasesError)
         leasesObj[QStringLiteral("error")] = errorJson(*s.leasesError);
+    if (s.leasesPartial)
+        leasesObj[QStringLiteral("not_read")] = errorJson(*s.leasesPartial);
     if (s.leaseTables && !s.leaseTables->empty()) {
         // Every table read; "table"/"scheme" name the first (the only one, usually).
         QJsonArray tables;
@@ -335,8 +337,8 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
     out += QStringLiteral(" (%1)%2%3\n")
                .arg(leases.rowCount())
                .arg(where, parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")));
-    if (s.leasesError)
-        out += QStringLiteral("  not read: %1\n").arg(s.leasesError->toDisplayString());
+    if (s.leasesPartial)
+        out += QStringLiteral("  not read: %1\n").arg(s.leasesPartial->toDisplayString());
     // Column widths from the content, capped so one long name cannot push the table off screen.
     // The scheme's column only when several tables are read.
     std::vector<int> cols = {LeaseModel::Name,    LeaseModel::Host,      LeaseModel::Pid,

@@ -130,7 +130,8 @@ void LeasesView::updateSummary()
                                         : tr("The leases table could not be read: %1").arg(problem));
     problem_->setVisible(!problem.isEmpty());
     const int stale = counts[size_t(LeaseState::Stale)];
-    Q_EMIT summaryChanged(!problem.isEmpty() ? tr("Leases (not read)")
+    Q_EMIT summaryChanged(!problem.isEmpty() ? (model_->rowCount() > 0 && model_->isLive() ? tr("Leases (a table not read)")
+                                                                                           : tr("Leases (not read)"))
                           : stale            ? tr("Leases (%1 stale)").arg(stale)
                           : problems         ? tr("Leases (%1 need attention)").arg(problems)
                                              : tr("Leases"));

@@ -304,6 +304,9 @@ struct Snapshot
     // polling thread from this snapshot.
     std::shared_ptr<const Analysis> analysis;
     std::optional<pg::PgError> leasesError; // table missing / wrong columns / no privilege
+    // Several tables found and one of them could not be read (no SELECT, other columns): the rows
+    // of the others are current, this says what is missing.
+    std::optional<pg::PgError> leasesPartial;
     // The lease tables this refresh read (configured, or every one detection found), each with its
     // scheme's rules; LeaseRow::source indexes it. Null when none was read. leasesAbsent: nothing
     // configured and none found, in words for the Leases page (information, not a problem);

@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 #include <QThread>
@@ -422,6 +423,22 @@ private Q_SLOTS:
             said = said || (v.toString().contains("scheduled_tasks") && v.toString().contains("not read"));
         QVERIFY2(said, qPrintable(s.out));
         QVERIFY2(leaseFindings(s).isEmpty(), qPrintable(s.out));
+
+        // A role that may read ShedLock's table but not Oban's: ShedLock's rows are shown, and the
+        // other table is said with the GRANT to run (a finding, not a blank Leases page).
+        db.exec(QString::fromLatin1(kObanDdl));
+        db.exec("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'catalogue_mon') THEN "
+                "CREATE ROLE catalogue_mon LOGIN; END IF; END $$");
+        db.exec("GRANT SELECT ON shedlock TO catalogue_mon");
+        QString monDsn = db.dsn();
+        monDsn.replace(QRegularExpression(QStringLiteral("user=\\S+")), QStringLiteral("user=catalogue_mon"));
+        const Snap mon = snapshot(monDsn);
+        QVERIFY2(mon.code == 0, qPrintable(mon.err + mon.out));
+        QCOMPARE(rowsByScheme(mon).value("shedlock").size(), 1);
+        QVERIFY2(mon.doc["leases"].toObject()["not_read"].toObject()["text"].toString().contains(
+                     "GRANT SELECT ON public.oban_peers TO catalogue_mon"),
+                 qPrintable(mon.out));
+        QCOMPARE(leaseFindings(mon).size(), 1);
 
         // Detection switched off: the mission's table only, checked as named (here: missing).
         const Snap off = snapshot(db.dsn(), {"--no-detect"});
