@@ -604,8 +604,7 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
         for (const SessionRow& s : sessions)
             if (sessionFromHost(s, ev.holderHost))
                 ev.hostSessions.push_back(s);
-        const bool sessionless = table && !table->expectRenewals &&
-                                 table->holderFormat == LeaseTableConfig::HolderFormat::Host;
+        const bool sessionless = table && !table->sessionsShowHolder;
         if (!ev.hostSessions.empty()) {
             QStringList pids;
             for (const SessionRow& s : ev.hostSessions)

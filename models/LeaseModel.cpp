@@ -131,27 +131,23 @@ std::vector<int> LeaseModel::rowsNamed(const QString& name) const
     return out;
 }
 
-const LeaseTableConfig* LeaseModel::tableOf(const Entry& e) const
+const LeaseTableConfig* LeaseModel::tableFor(const LeaseRow& r) const
 {
-    const int s = e.track.row.source;
-    return tables_ && s >= 0 && size_t(s) < tables_->size() ? &(*tables_)[size_t(s)] : nullptr;
+    return tables_ && r.source >= 0 && size_t(r.source) < tables_->size() ? &(*tables_)[size_t(r.source)] : nullptr;
 }
 
 QString LeaseModel::keyOf(const LeaseRow& r) const
 {
     // The first table's rows by name; another table's name with its table: names are unique per
     // table, not across them (a ShedLock job and a lease may share one).
-    if (r.source == 0 || !tables_ || size_t(r.source) >= tables_->size())
-        return r.name;
-    return r.name + QChar(2) + (*tables_)[size_t(r.source)].qualifiedName();
+    const LeaseTableConfig* t = r.source == 0 ? nullptr : tableFor(r);
+    return t ? r.name + QChar(2) + t->qualifiedName() : r.name;
 }
 
 HolderParts LeaseModel::holderOf(const LeaseRow& r) const
 {
-    const auto format = tables_ && r.source >= 0 && size_t(r.source) < tables_->size()
-                            ? (*tables_)[size_t(r.source)].holderFormat
-                            : LeaseTableConfig::HolderFormat::HostPidToken;
-    return splitHolder(r.holder.value_or(QString()), format);
+    const LeaseTableConfig* t = tableFor(r);
+    return splitHolder(r.holder.value_or(QString()), t ? t->holderFormat : LeaseTableConfig::HolderFormat::HostPidToken);
 }
 
 LeaseModel::Brief LeaseModel::briefOf(const Entry& e) const

@@ -118,7 +118,8 @@ private:
     }
     void rebuildIndex();
     void applyTables(std::shared_ptr<const std::vector<LeaseTableConfig>> tables);
-    const LeaseTableConfig* tableOf(const Entry& e) const;
+    const LeaseTableConfig* tableFor(const LeaseRow& r) const; // null: no table known for its source
+    const LeaseTableConfig* tableOf(const Entry& e) const { return tableFor(e.track.row); }
     const LeasePolicy& policyOf(const Entry& e) const
     {
         const int s = e.track.row.source;

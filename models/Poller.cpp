@@ -937,10 +937,8 @@ void Poller::decodeLeasesTagged(const PGresult* r, Snapshot& s)
     namesToHash_.clear();
     for (int i = 0; i < n; ++i) {
         LeaseRow row = leaseRowAt(r, i, 0);
-        if (!PQgetisnull(r, i, 4) && PQgetlength(r, i, 4) == 4) {
-            const auto* b = reinterpret_cast<const unsigned char*>(PQgetvalue(r, i, 4));
-            row.source = int(qint32(quint32(b[0]) << 24 | quint32(b[1]) << 16 | quint32(b[2]) << 8 | quint32(b[3])));
-        }
+        if (!PQgetisnull(r, i, 4) && PQgetlength(r, i, 4) == 4)
+            row.source = qFromBigEndian<qint32>(PQgetvalue(r, i, 4));
         namesToHash_ << row.name;
         s.leases.push_back(std::move(row));
     }

@@ -37,7 +37,7 @@ struct PollerConfig
     int patternDays = 7;
     AnalysisConfig analysis; // thresholds, grouping, pool sizes
     // With `leases` left at its defaults, look for a known lease table in every schema at connect
-    // (see detectedLeaseTable()); a database without one is information, not a problem.
+    // (see detectedLeaseTables()); a database without one is information, not a problem.
     bool detectLeaseTable = true;
     // Footprint budget: the console's server time stays under this share of wall time; a refresh
     // that costs more stretches the interval (0 disables). See stretchedIntervalMs().

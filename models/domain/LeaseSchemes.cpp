@@ -36,6 +36,7 @@ LeaseTableConfig shedlock()
     c.expiryFrees = true;
     c.expectRenewals = false;
     c.holderFormat = LeaseTableConfig::HolderFormat::Host; // InetAddress.getLocalHost().getHostName()
+    c.sessionsShowHolder = false; // a job runs on pooled connections, none tied to the lock
     return c;
 }
 

@@ -188,16 +188,6 @@ DetectedLeaseTables detectedLeaseTables(const PGresult* r)
     return out;
 }
 
-std::optional<LeaseTableConfig> detectedLeaseTable(const PGresult* r, QStringList* found)
-{
-    DetectedLeaseTables d = detectedLeaseTables(r);
-    if (found)
-        *found = d.found;
-    if (d.tables.empty())
-        return std::nullopt;
-    return d.tables.front();
-}
-
 QString noLeaseTableText()
 {
     QStringList looked;

@@ -73,6 +73,9 @@ struct LeaseTableConfig
     // resets it within 10 min").
     QString staleMeaning;
     int staleSeverity = 3; // 2 where the library frees a stale lock itself within minutes
+    // Whether a holder's sessions on the server speak for it being alive. ShedLock holds none while
+    // a job runs and names the holder by host name only: no matching session says nothing there.
+    bool sessionsShowHolder = true;
 
     // "timestamptz", "utc" (naive UTC) or a zone name (naive wall time of that zone).
     bool setTimeKind(const QString& spec);
@@ -111,8 +114,6 @@ struct DetectedLeaseTables
     std::optional<pg::PgError> problem;
 };
 DetectedLeaseTables detectedLeaseTables(const PGresult* detection);
-// The first detected table (public first, then catalogue order), for callers that read one.
-std::optional<LeaseTableConfig> detectedLeaseTable(const PGresult* detection, QStringList* found = nullptr);
 
 // Several tables in one statement: each row tagged with its table's index (a fifth column).
 pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables);

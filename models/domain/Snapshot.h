@@ -314,11 +314,6 @@ struct Snapshot
     std::shared_ptr<const std::vector<LeaseTableConfig>> leaseTables;
     QString leasesAbsent;
     QStringList leasesFound;
-    const LeaseTableConfig* tableOf(const LeaseRow& r) const
-    {
-        return leaseTables && r.source >= 0 && size_t(r.source) < leaseTables->size() ? &(*leaseTables)[size_t(r.source)]
-                                                                                         : nullptr;
-    }
 
     // Cost of this refresh, for the status bar and the benchmark.
     int roundTrips = 0;
