@@ -146,6 +146,10 @@ QString ForceExpireOutcome::key() const
         return QStringLiteral("changed_hands");
     case Kind::Renewed:
         return QStringLiteral("renewed");
+    case Kind::Retaken:
+        return QStringLiteral("retaken");
+    case Kind::Duplicates:
+        return QStringLiteral("duplicates");
     case Kind::ExpiredAlready:
         return QStringLiteral("expired_already");
     case Kind::Gone:
@@ -179,6 +183,19 @@ QString ForceExpireOutcome::text() const
         return QStringLiteral("not changed: the holder renewed it since it was shown (so it is alive) — new "
                               "expiry %1")
             .arg(relative(currentExpiresAt, serverNow));
+    case Kind::Retaken:
+        return QStringLiteral("not changed: the lease was taken again since it was shown (taken at %1, expires "
+                              "%2); its holder string %3 is the same, but a holder string can be shared "
+                              "(every instance on one host), so this may be another instance")
+            .arg(currentTakenAt ? formatUtc(*currentTakenAt) : QStringLiteral("?"),
+                 relative(currentExpiresAt, serverNow), holderText(currentHolder));
+    case Kind::Duplicates:
+        return QStringLiteral("not changed: %1 rows are named \"%2\" (holders %3); the name column has no unique "
+                              "constraint, so the console cannot tell which row was shown, and the "
+                              "transaction was rolled back. Remove the duplicate rows, or add a unique "
+                              "constraint on the name column, then try again")
+            .arg(duplicateCount)
+            .arg(target.name, duplicateHolders.join(QStringLiteral(", ")));
     case Kind::ExpiredAlready:
         return QStringLiteral("not changed: it had already expired (expiry %1; another console may have "
                               "force-expired it)")
@@ -287,20 +304,21 @@ pg::Statement forceExpireStatement(const pg::Connection& conn, const ForceExpire
     const QByteArray exp = "l." + conn.quoteIdentifier(c.expiresAtColumn);
     const QByteArray expInstant = asInstant(exp, c.timeKind, zoneP);
 
+    // The expiry as shown is always compared: a renewal or a re-take since then fails the CAS. The
+    // console read it as extract(epoch)::float8; compare the same form with a 1 ms tolerance: exact
+    // float equality is representation-fragile, and any real renewal moves it by far more than 1 ms.
     QByteArray expiryCond;
-    if (t.casOnExpiry && t.expiresAt) {
-        // The console read the expiry as extract(epoch)::float8; compare the same form with a 1 ms
-        // tolerance: exact float equality is representation-fragile, and any real renewal moves the
-        // expiry by far more than 1 ms.
+    if (t.expiresAt) {
         const QByteArray shownP = p.add(QByteArray::number(*t.expiresAt, 'f', 6));
         expiryCond = "abs(extract(epoch FROM " + expInstant + ")::float8 - " + shownP + "::float8) < 0.001";
-    } else if (t.casOnExpiry) {
-        expiryCond = exp + " IS NULL";
     } else {
-        // Holder acknowledged as alive: renewals are expected, but an already expired lease has
-        // nothing left to force. clock_timestamp(), not now(): a second console whose transaction
-        // began just before the first one's must still see the first one's value as past.
-        expiryCond = "(" + exp + " IS NULL OR " + expInstant + " > clock_timestamp())";
+        expiryCond = exp + " IS NULL";
+    }
+    if (t.acknowledgedAlive) {
+        // An alive holder's lease that ran out meanwhile has nothing left to force. clock_timestamp(),
+        // not now(): a second console whose transaction began just before the first one's must still
+        // see the first one's value as past.
+        expiryCond += " AND (" + exp + " IS NULL OR " + expInstant + " > clock_timestamp())";
     }
 
     QByteArray sql = "WITH u AS (UPDATE " + qualifiedTable(conn, c) + " AS l SET " +
@@ -333,6 +351,8 @@ pg::Statement forceExpireStatement(const pg::Connection& conn, const ForceExpire
 
 namespace {
 
+// The rows of the target's name as they are now (inside the transaction: after our own UPDATE),
+// with how many there are: a table without a unique name may hold several.
 pg::Statement currentRowStatement(const pg::Connection& conn, const LeaseTableConfig& c, const QString& name)
 {
     Params p;
@@ -340,11 +360,17 @@ pg::Statement currentRowStatement(const pg::Connection& conn, const LeaseTableCo
     const QByteArray zoneP =
         c.timeKind == LeaseTableConfig::TimeKind::NaiveZone ? p.add(c.zone.toUtf8()) : QByteArray();
     const QByteArray exp = "l." + conn.quoteIdentifier(c.expiresAtColumn);
+    const QByteArray taken =
+        c.takenAtColumn.isEmpty()
+            ? QByteArray("NULL::float8")
+            : "extract(epoch FROM " + asInstant("l." + conn.quoteIdentifier(c.takenAtColumn), c.timeKind, zoneP) +
+                  ")::float8";
     pg::Statement s;
     s.sql = "SELECT l." + conn.quoteIdentifier(c.holderColumn) + "::text, extract(epoch FROM " +
             asInstant(exp, c.timeKind, zoneP) +
-            ")::float8, extract(epoch FROM clock_timestamp())::float8 FROM " + qualifiedTable(conn, c) +
-            " AS l WHERE l." + conn.quoteIdentifier(c.nameColumn) + " = " + nameP + " LIMIT 1";
+            ")::float8, extract(epoch FROM clock_timestamp())::float8, " + taken +
+            ", count(*) OVER ()::int FROM " + qualifiedTable(conn, c) + " AS l WHERE l." +
+            conn.quoteIdentifier(c.nameColumn) + " = " + nameP + " LIMIT 5";
     s.params = std::move(p.values);
     return s;
 }
@@ -399,9 +425,15 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
          {QByteArray::number(req.lockTimeoutMs) + "ms", QByteArray::number(req.statementTimeoutMs) + "ms"}});
     stmts.push_back(forceExpireStatement(conn, req, t));
     stmts.push_back(currentRowStatement(conn, req.table, t.name));
-    stmts.push_back({"COMMIT", {}});
 
     const auto deadline = pg::Clock::now() + std::chrono::milliseconds(req.statementTimeoutMs + 3000);
+    const auto rollback = [&conn] {
+        // Leave no open transaction behind on the connection used for the next lease.
+        if (conn.isOpen() && PQtransactionStatus(conn.raw()) != PQTRANS_IDLE) {
+            pg::ResultPtr r;
+            conn.exec({"ROLLBACK", {}}, r, pg::Clock::now() + std::chrono::seconds(2));
+        }
+    };
     std::vector<pg::StatementResult> res;
     const pg::PgError first = conn.runPipeline(stmts, res, deadline);
     if (res.size() == stmts.size() && res[1].result && PQntuples(res[1].result.get()) == 1) {
@@ -410,26 +442,46 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
     }
     if (first.isError()) {
         classifyError(o, first, req);
-        // Leave no failed transaction behind on the connection used for the next lease.
-        if (conn.isOpen() && PQtransactionStatus(conn.raw()) != PQTRANS_IDLE) {
-            pg::ResultPtr r;
-            conn.exec({"ROLLBACK", {}}, r, pg::Clock::now() + std::chrono::seconds(2));
-        }
+        rollback();
         return o;
     }
     const PGresult* upd = res[2].result.get();
     const PGresult* now = res[3].result.get();
-    if (!upd || !now || qstrcmp(PQcmdStatus(res[4].result.get()), "COMMIT") != 0) {
+    if (!upd || !now) {
+        rollback();
         o.kind = ForceExpireOutcome::Kind::Failed;
         o.error.kind = pg::PgError::Kind::Query;
-        o.error.message = QStringLiteral("the transaction did not commit");
+        o.error.message = QStringLiteral("the server sent no result for the update");
         return o;
     }
-    if (PQntuples(upd) == 1) {
+    const int rowsNamed = PQntuples(now) > 0 ? int(optDouble(now, 0, 4).value_or(0)) : 0;
+    if (PQntuples(upd) == 1 && rowsNamed <= 1) {
+        // Exactly one row changed: only now is the change committed.
+        pg::ResultPtr c;
+        const pg::PgError e = conn.exec({"COMMIT", {}}, c, deadline);
+        if (e.isError() || qstrcmp(PQcmdStatus(c.get()), "COMMIT") != 0) {
+            classifyError(o, e.isError() ? e : pg::PgError{}, req);
+            if (!e.isError()) {
+                o.error.kind = pg::PgError::Kind::Query;
+                o.error.message = QStringLiteral("the transaction did not commit");
+            }
+            rollback();
+            return o;
+        }
         o.kind = ForceExpireOutcome::Kind::Expired;
         o.currentHolder = optString(upd, 0, 0);
         o.currentExpiresAt = optDouble(upd, 0, 1);
         o.serverAudited = optDouble(upd, 0, 2).value_or(0) > 0;
+        return o;
+    }
+    rollback(); // nothing, or more than one row, matched: nothing is kept
+    if (rowsNamed > 1) {
+        o.kind = ForceExpireOutcome::Kind::Duplicates;
+        o.duplicateCount = rowsNamed;
+        for (int i = 0; i < PQntuples(now); ++i)
+            o.duplicateHolders << holderText(optString(now, i, 0));
+        if (rowsNamed > PQntuples(now))
+            o.duplicateHolders << QStringLiteral("…");
         return o;
     }
     // Nothing matched: say why, from the row as it is now.
@@ -439,12 +491,16 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
     }
     o.currentHolder = optString(now, 0, 0);
     o.currentExpiresAt = optDouble(now, 0, 1);
+    o.currentTakenAt = optDouble(now, 0, 3);
     // Judged on the clock at the read, not on now(): another console's now() may be later than ours.
     const std::optional<double> readAt = optDouble(now, 0, 2);
+    const bool takenAgain = t.takenAt && o.currentTakenAt && std::abs(*o.currentTakenAt - *t.takenAt) >= 0.001;
     if (o.currentHolder != t.holder)
         o.kind = ForceExpireOutcome::Kind::ChangedHands;
     else if (o.currentExpiresAt && readAt && *o.currentExpiresAt <= *readAt)
         o.kind = ForceExpireOutcome::Kind::ExpiredAlready;
+    else if (takenAgain)
+        o.kind = ForceExpireOutcome::Kind::Retaken;
     else
         o.kind = ForceExpireOutcome::Kind::Renewed;
     return o;
@@ -641,9 +697,7 @@ ForceExpireTarget targetFor(const LeaseModel::Entry& e, const HolderEvidence& ev
     t.holder = e.track.row.holder;
     t.takenAt = e.track.row.takenAt;
     t.expiresAt = e.track.row.expiresAt;
-    // Shown as dead: a renewal since then proves it alive, so compare the expiry too.
-    t.casOnExpiry = ev.state == LeaseState::Stale || ev.state == LeaseState::RenewalOverdue ||
-                    ev.state == LeaseState::Released;
+    t.acknowledgedAlive = ev.looksAlive;
     return t;
 }
 

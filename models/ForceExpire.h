@@ -34,11 +34,11 @@ struct ForceExpireTarget
     std::optional<QString> holder;   // as shown (compared as text, NULL-safe)
     std::optional<double> takenAt;   // as shown, epoch seconds (audit only)
     std::optional<double> expiresAt; // as shown, epoch seconds
-    // Also require the expiry to be unchanged. Set for leases shown as dead (stale or renewal
-    // overdue): a renewal since then proves the holder alive, so the lease must not be touched.
-    // For a holder the operator explicitly acknowledged as alive only name + holder are compared,
-    // and the lease must still be unexpired (otherwise there is nothing left to force).
-    bool casOnExpiry = true;
+    // The expiry is always compared as well as the holder: a renewal or a re-take since the lease
+    // was shown makes the action fail, even where every instance on a host writes the same holder
+    // string (ShedLock's locked_by). A holder the operator acknowledged as alive must in addition
+    // still be unexpired (otherwise there is nothing left to force).
+    bool acknowledgedAlive = false;
 
     QString auditBefore() const; // JSON: the values shown (holder, taken_at, expires_at)
 };
@@ -49,6 +49,8 @@ struct ForceExpireOutcome
         Expired,        // the expiry is now the server's now()
         ChangedHands,   // not changed: another holder has it now (currentHolder)
         Renewed,        // not changed: same holder, renewed since shown (currentExpiresAt)
+        Retaken,        // not changed: same holder string, but taken again since shown (currentTakenAt)
+        Duplicates,     // not changed: several rows carry the name (duplicateCount); rolled back
         ExpiredAlready, // not changed: expiry moved but already past (another console forced it)
         Gone,           // not changed: the row no longer exists
         NoPrivilege,    // refused: the role lacks a privilege (privilegeNeeded)
@@ -61,6 +63,9 @@ struct ForceExpireOutcome
     Kind kind = Kind::Failed;
     std::optional<QString> currentHolder;   // after the attempt: the row as it is now
     std::optional<double> currentExpiresAt; // epoch seconds
+    std::optional<double> currentTakenAt;   // epoch seconds
+    int duplicateCount = 0;                 // for Duplicates: rows with the target's name
+    QStringList duplicateHolders;           // … and their holders, as found
     std::optional<double> serverNow;        // the transaction's now(), epoch seconds
     QString privilegeNeeded;                // for NoPrivilege: "UPDATE on public.leases"
     QString dbRole;                         // current_user of the write connection
@@ -107,8 +112,9 @@ bool auditForceExpireOutcomes(AuditLog* audit, const std::vector<ForceExpireOutc
                               const std::vector<qint64>& ids);
 
 // Runs the compare-and-set for each target, one transaction each, on one short-lived connection
-// (opened here, closed before returning). Blocks: call it off the UI thread. Results are in the
-// order of `targets`.
+// (opened here, closed before returning). A transaction commits only when exactly one row changed;
+// anything else (several rows of one name in a table without a unique name) rolls back. Blocks:
+// call it off the UI thread. Results are in the order of `targets`.
 std::vector<ForceExpireOutcome> forceExpire(const ForceExpireRequest& req,
                                             const std::vector<ForceExpireTarget>& targets);
 
@@ -149,7 +155,7 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
 // application name containing it as a whole word (case-insensitive).
 bool sessionFromHost(const SessionRow& s, const QString& host);
 
-// The target as the dialog shows it (CAS on expiry for leases that look dead).
+// The target as the dialog shows it (acknowledgedAlive for a holder that looks alive).
 ForceExpireTarget targetFor(const LeaseModel::Entry& e, const HolderEvidence& ev);
 
 } // namespace lw

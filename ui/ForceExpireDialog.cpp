@@ -91,11 +91,12 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
             html += tr("<li>connected session from the holder's host: %1</li>").arg(esc(sessionText(s)));
         html += QStringLiteral("</ul>");
         html +=
-            it.target.casOnExpiry
+            it.target.acknowledgedAlive
                 ? tr("<p style='color:#616161'>Changed only if the holder and the expiry are still the ones "
-                     "shown (a renewal since then means the holder is alive).</p>")
-                : tr("<p style='color:#616161'>Changed only if the holder is still the one shown and the "
-                     "lease has not expired yet.</p>");
+                     "shown (a renewal or a re-take since then fails it) and the lease has not expired "
+                     "yet.</p>")
+                : tr("<p style='color:#616161'>Changed only if the holder and the expiry are still the ones "
+                     "shown (a renewal since then means the holder is alive).</p>");
     }
     details_ = new QTextBrowser(this);
     details_->setObjectName(QStringLiteral("details"));

@@ -72,7 +72,7 @@ inline PollerConfig monitorConfig(const QString& dsn, bool operatorMode = true)
 }
 
 // What the console shows: one real monitoring refresh, the row named `name` as a target.
-inline ForceExpireTarget shownTarget(const PollerConfig& cfg, const QString& name, bool casOnExpiry = true)
+inline ForceExpireTarget shownTarget(const PollerConfig& cfg, const QString& name, bool acknowledgedAlive = false)
 {
     Poller p(cfg);
     const Snapshot s = p.refreshOnce();
@@ -88,7 +88,7 @@ inline ForceExpireTarget shownTarget(const PollerConfig& cfg, const QString& nam
         t.holder = r.holder;
         t.takenAt = r.takenAt;
         t.expiresAt = r.expiresAt;
-        t.casOnExpiry = casOnExpiry;
+        t.acknowledgedAlive = acknowledgedAlive;
         return t;
     }
     throw std::runtime_error("lease not shown: " + name.toStdString());

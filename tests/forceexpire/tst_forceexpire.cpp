@@ -6,6 +6,7 @@
 #include "FxSupport.h"
 
 #include <QElapsedTimer>
+#include <QThread>
 
 #include <latch>
 #include <thread>
@@ -77,9 +78,9 @@ private Q_SLOTS:
         QVERIFY(o.currentExpiresAt && *o.currentExpiresAt > *o.serverNow + 100);
         QCOMPARE(db.value("SELECT holder FROM leases"), b.holder());
         QCOMPARE(db.value("SELECT expires_at::text FROM leases"), bExpiry); // untouched
-        // Also when the operator had acknowledged the holder as alive (no expiry compare).
+        // Also when the operator had acknowledged the holder as alive.
         ForceExpireTarget alive = t;
-        alive.casOnExpiry = false;
+        alive.acknowledgedAlive = true;
         QCOMPARE(forceOne(requestFor(cfg), alive).kind, Kind::ChangedHands);
         QCOMPARE(db.value("SELECT expires_at::text FROM leases"), bExpiry);
     }
@@ -131,12 +132,12 @@ private Q_SLOTS:
         for (int round = 0; round < 3; ++round) {
             const QString name = QStringLiteral("race-%1").arg(round);
             QVERIFY(a.take(name, 600));
-            for (bool casOnExpiry : {true, false}) {
-                if (!casOnExpiry)
+            for (bool alive : {false, true}) {
+                if (alive)
                     db.exec(QStringLiteral(
                                 "UPDATE leases SET expires_at = now() + interval '10 min' WHERE name = '%1'")
                                 .arg(name));
-                const ForceExpireTarget t = shownTarget(cfg, name, casOnExpiry);
+                const ForceExpireTarget t = shownTarget(cfg, name, alive);
                 std::vector<ForceExpireOutcome> results(2);
                 std::latch go(2);
                 std::vector<std::thread> consoles;
@@ -155,6 +156,57 @@ private Q_SLOTS:
                 QVERIFY(other.text().contains("already expired"));
             }
         }
+    }
+
+    // A leases table without a unique name and two identical rows: the UPDATE would match both.
+    // Exactly one or nothing: the transaction rolls back, both rows stay, the outcome names them.
+    void duplicateNamesAreRefusedAndRolledBack()
+    {
+        test::TestDatabase db("fx_dupes");
+        db.exec("CREATE TABLE leases(name text, holder text, taken_at timestamptz, expires_at timestamptz)");
+        db.exec("INSERT INTO leases SELECT 'sweep', 'app-1:1:aaaa', now(), now() + interval '10 min' "
+                "FROM generate_series(1, 2)");
+        const QString before = db.value("SELECT string_agg(expires_at::text, ',') FROM leases");
+        const PollerConfig cfg = monitorConfig(db.dsn());
+        for (bool alive : {false, true}) {
+            const ForceExpireOutcome o = forceOne(requestFor(cfg), shownTarget(cfg, "sweep", alive));
+            QVERIFY2(o.kind == Kind::Duplicates, qPrintable(o.text()));
+            QCOMPARE(o.duplicateCount, 2);
+            QCOMPARE(o.key(), QStringLiteral("duplicates"));
+            QVERIFY(!o.changed());
+            QCOMPARE(db.value("SELECT string_agg(expires_at::text, ',') FROM leases"), before);
+        }
+        // No transaction of the console is left open.
+        QCOMPARE(db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                          "'leasewatch-operator' AND state <> 'idle'"),
+                 QStringLiteral("0"));
+    }
+
+    // ShedLock names its holder by host name only: every instance on app-1 writes "app-1". Shown
+    // held by app-1 (acknowledged alive); the job ended and another instance on the same host took
+    // the lock again. The holder string still matches, the expiry does not: nothing is expired.
+    void sharedHolderStringRetakeIsNotExpired()
+    {
+        test::TestDatabase db("fx_shared");
+        db.exec(
+            "CREATE TABLE shedlock(name varchar(64) PRIMARY KEY, lock_until timestamp, locked_at timestamp, "
+            "locked_by varchar(255))");
+        db.exec("INSERT INTO shedlock VALUES ('nightly', (now() AT TIME ZONE 'UTC') + interval '10 min', "
+                "now() AT TIME ZONE 'UTC', 'app-1')");
+        PollerConfig cfg = monitorConfig(db.dsn());
+        cfg.leases = *LeaseTableConfig::preset("shedlock");
+        const ForceExpireTarget shown = shownTarget(cfg, "nightly", true);
+        QThread::msleep(20);
+        // ShedLock's unlock, then its lock statement from the second instance (StorageBasedLockProvider).
+        db.exec("UPDATE shedlock SET lock_until = now() AT TIME ZONE 'UTC' WHERE name = 'nightly'");
+        db.exec("UPDATE shedlock SET lock_until = (now() AT TIME ZONE 'UTC') + interval '10 min', locked_at = "
+                "now() AT TIME ZONE 'UTC', locked_by = 'app-1' WHERE name = 'nightly' AND lock_until <= "
+                "now() AT TIME ZONE 'UTC'");
+        const QString retaken = db.value("SELECT lock_until::text FROM shedlock");
+        const ForceExpireOutcome o = forceOne(requestFor(cfg), shown);
+        QVERIFY2(o.kind == Kind::Retaken, qPrintable(o.text()));
+        QCOMPARE(o.key(), QStringLiteral("retaken"));
+        QCOMPARE(db.value("SELECT lock_until::text FROM shedlock"), retaken);
     }
 
     // A renewer holds the row lock in an open transaction: the action gives up within lock_timeout.

@@ -60,7 +60,7 @@ private Q_SLOTS:
                  qPrintable(ev.forDead.join("|")));
         QVERIFY(ev.summary().startsWith("looks dead"));
         const ForceExpireTarget t = targetFor(e, ev);
-        QVERIFY(t.casOnExpiry);
+        QVERIFY(!t.acknowledgedAlive);
         QCOMPARE(t.holder, e.track.row.holder);
         QCOMPARE(t.expiresAt, e.track.row.expiresAt);
     }
@@ -77,10 +77,10 @@ private Q_SLOTS:
                      "1 session(s) from host worker-7.example.com still connected (pid 11)"),
                  qPrintable(ev.forAlive.join("|")));
         QVERIFY(ev.summary().startsWith("looks alive"));
-        QVERIFY(targetFor(e, ev).casOnExpiry); // shown as overdue: a renewal must stop the force
+        QVERIFY(targetFor(e, ev).acknowledgedAlive); // a session speaks for alive: the second confirmation
     }
 
-    void heldLooksAliveAndComparesHolderOnly()
+    void heldLooksAliveAndStillComparesTheExpiry()
     {
         const auto e = entry("app-1:1:aa", 35, 5);
         const auto ev = assessHolder(e, {}, true, kNow, kPolicy);
@@ -88,7 +88,8 @@ private Q_SLOTS:
         QVERIFY(ev.renewedInWindow);
         QVERIFY(ev.looksAlive);
         QVERIFY(ev.forAlive.join("|").contains("last renewal seen 5 s ago, within its renewal window"));
-        QVERIFY(!targetFor(e, ev).casOnExpiry);
+        QVERIFY(targetFor(e, ev).acknowledgedAlive);
+        QCOMPARE(targetFor(e, ev).expiresAt, e.track.row.expiresAt); // compared even when alive
     }
 
     void unknownSessionsAreSaidSo()
