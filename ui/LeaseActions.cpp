@@ -2,12 +2,14 @@
 
 #include "AuditLog.h"
 #include "AuditView.h"
+#include "BackgroundWork.h"
 #include "ForceExpireDialog.h"
 #include "LeasesView.h"
 #include "Monitor.h"
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QMessageBox>
@@ -54,12 +56,9 @@ LeaseActions::LeaseActions(LeasesView* view, Monitor* monitor, AuditLog* audit, 
     updateEnabled();
 }
 
-LeaseActions::~LeaseActions()
-{
-    // The worker posts its result to this object; joining first keeps `this` alive until then.
-    if (worker_.joinable())
-        worker_.join();
-}
+// Nothing to wait for: a running action finishes on its own thread and its outcome still reaches
+// the audit log (see run()); closing the window returns at once.
+LeaseActions::~LeaseActions() = default;
 
 QLabel* LeaseActions::createOperatorModeIndicator(QWidget* parent) const
 {
@@ -163,11 +162,9 @@ void LeaseActions::forceExpireSelected()
 
 void LeaseActions::startWorker(std::function<void()> body)
 {
-    if (worker_.joinable())
-        worker_.join(); // the previous one has already delivered its result
     running_ = true;
     updateEnabled();
-    worker_ = std::thread(std::move(body));
+    runInBackground(std::move(body));
 }
 
 QString LeaseActions::databaseLabel() const
@@ -186,18 +183,24 @@ void LeaseActions::run(const std::vector<ForceExpireTarget>& targets)
         req.table = *pendingTable_; // the table the rows came from (found by detection, maybe)
     // The attempt is on record before anything is sent: even a crash mid-action leaves a trace.
     std::vector<qint64> ids = auditForceExpireSent(audit_, req, targets, databaseLabel());
-    startWorker([this, req, targets, ids] {
+    // The outcome is posted to the application, not to this object: when the window was closed
+    // meanwhile, the audit log (owned by the application) still records it.
+    startWorker([guard = QPointer<LeaseActions>(this), audit = audit_, req, targets, ids] {
         std::vector<ForceExpireOutcome> outcomes = forceExpire(req, targets);
         QMetaObject::invokeMethod(
-            this, [this, outcomes = std::move(outcomes), ids] { onOutcomes(outcomes, ids); },
+            qApp,
+            [guard, audit, outcomes = std::move(outcomes), ids] {
+                const bool logged = auditForceExpireOutcomes(audit.data(), outcomes, ids);
+                if (guard)
+                    guard->onOutcomes(outcomes, logged);
+            },
             Qt::QueuedConnection);
     });
 }
 
-void LeaseActions::onOutcomes(const std::vector<ForceExpireOutcome>& outcomes, const std::vector<qint64>& ids)
+void LeaseActions::onOutcomes(const std::vector<ForceExpireOutcome>& outcomes, bool logged)
 {
     running_ = false;
-    const bool logged = auditForceExpireOutcomes(audit_, outcomes, ids);
     if (dialog_) {
         dialog_->showOutcomes(outcomes);
         if (!logged)
@@ -238,16 +241,15 @@ void LeaseActions::createAuditTable()
         if (ask->standardButton(b) != QMessageBox::Yes || running_)
             return;
         pg::ConnectOptions opts = cfg.connect;
-        startWorker([this, opts, cfg] {
+        const QString label = databaseLabel();
+        startWorker([guard = QPointer<LeaseActions>(this), audit = audit_, opts, cfg, label] {
             const CreateAuditTableResult r = createServerAuditTable(opts, cfg.auditTable, cfg.operatorMode);
             QMetaObject::invokeMethod(
-                this,
-                [this, r, table = cfg.auditTable] {
-                    running_ = false;
-                    updateEnabled();
-                    if (audit_) {
+                qApp,
+                [guard, audit, r, label, table = cfg.auditTable] {
+                    if (audit) {
                         AuditRecord rec;
-                        rec.database = databaseLabel();
+                        rec.database = label;
                         rec.action = QStringLiteral("create-audit-table");
                         rec.target = table;
                         rec.after = r.statement;
@@ -255,14 +257,18 @@ void LeaseActions::createAuditTable()
                         rec.outcomeKey = r.error.isError() ? QStringLiteral("failed")
                                          : r.existed       ? QStringLiteral("existed")
                                                            : QStringLiteral("created");
-                        audit_->append(rec);
+                        audit->append(rec);
                     }
+                    if (!guard)
+                        return;
+                    guard->running_ = false;
+                    guard->updateEnabled();
                     auto* box = new QMessageBox(
                         r.error.isError() ? QMessageBox::Warning : QMessageBox::Information,
-                        tr("Server-side audit table"), r.message(), QMessageBox::Ok, view_->window());
+                        tr("Server-side audit table"), r.message(), QMessageBox::Ok, guard->view_->window());
                     box->setAttribute(Qt::WA_DeleteOnClose);
                     box->open();
-                    Q_EMIT auditTableResult(r.message(), !r.error.isError());
+                    Q_EMIT guard->auditTableResult(r.message(), !r.error.isError());
                 },
                 Qt::QueuedConnection);
         });

@@ -9,7 +9,6 @@
 #include <QObject>
 #include <QPointer>
 
-#include <thread>
 
 class QAction;
 class QLabel;
@@ -31,7 +30,7 @@ public:
     // Adds the actions to `view`'s table (Qt::ActionsContextMenu). `audit` may be null (no local
     // log: the actions still work, and say so in the outcome).
     LeaseActions(LeasesView* view, Monitor* monitor, AuditLog* audit, QObject* parent = nullptr);
-    ~LeaseActions() override; // waits for a running action (bounded by its timeouts)
+    ~LeaseActions() override; // returns at once: a running action finishes on its own thread
 
     QAction* forceExpireAction() const { return forceExpire_; }
     QAction* auditLogAction() const { return showAudit_; }
@@ -57,7 +56,7 @@ Q_SIGNALS:
 
 private:
     void run(const std::vector<ForceExpireTarget>& targets);
-    void onOutcomes(const std::vector<ForceExpireOutcome>& outcomes, const std::vector<qint64>& auditIds);
+    void onOutcomes(const std::vector<ForceExpireOutcome>& outcomes, bool logged);
     QString databaseLabel() const;
     void startWorker(std::function<void()> body);
 
@@ -70,7 +69,6 @@ private:
     QPointer<ForceExpireDialog> dialog_;
     QPointer<AuditView> auditView_;
     bool running_ = false;
-    std::thread worker_;
     std::optional<LeaseTableConfig> pendingTable_; // the table of the leases in the open dialog
 };
 

@@ -1,5 +1,6 @@
 #include "LocksView.h"
 
+#include "BackgroundWork.h"
 #include "AuditLog.h"
 #include "BackendSignal.h"
 #include "Monitor.h"
@@ -19,7 +20,6 @@
 #include <QTableView>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <thread>
 
 namespace lw::ui {
 
@@ -197,7 +197,7 @@ void LocksView::signalBackend(int pid, bool terminate, bool confirm)
     QPointer<AuditLog> audit(audit_);
     const qint64 id = rec.id;
     // The server may be slow to answer: never on the UI thread.
-    std::thread([guard, audit, id, opts, op, kind, pid] {
+    runInBackground([guard, audit, id, opts, op, kind, pid] {
         const BackendSignalOutcome out = lw::signalBackend(opts, op, kind, pid);
         QMetaObject::invokeMethod(qApp, [guard, audit, id, out] {
             if (audit && id)
@@ -205,7 +205,7 @@ void LocksView::signalBackend(int pid, bool terminate, bool confirm)
             if (guard)
                 Q_EMIT guard->backendSignalDone(out.text, out.sent);
         });
-    }).detach();
+    });
 }
 
 QString LocksView::summaryText() const

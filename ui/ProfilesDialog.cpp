@@ -1,5 +1,7 @@
 #include "ProfilesDialog.h"
 
+#include "BackgroundWork.h"
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,7 +20,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include <thread>
 
 namespace lw::ui {
 
@@ -449,7 +450,7 @@ void ProfilesDialog::testConnection()
     cfg.connect.connectTimeoutS = 10;
     QPointer<ProfilesDialog> self(this);
     // One refresh off the UI thread, exactly as the console would read; the answer comes back queued.
-    std::thread([cfg, self] {
+    runInBackground([cfg, self] {
         Poller poller(cfg);
         const Snapshot s = poller.refreshOnce();
         QString text;
@@ -479,7 +480,7 @@ void ProfilesDialog::testConnection()
             self->showMessage(text, ok);
             Q_EMIT self->testFinished(text, ok);
         });
-    }).detach();
+    });
 }
 
 void ProfilesDialog::openCurrent()

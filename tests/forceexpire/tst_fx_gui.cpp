@@ -3,6 +3,7 @@
 // confirms, and reads the outcome; the row in the database and the audit log say the same.
 #include "AuditLog.h"
 #include "AuditView.h"
+#include "BackgroundWork.h"
 #include "ForceExpireDialog.h"
 #include "FxSupport.h"
 #include "LeaseActions.h"
@@ -183,6 +184,55 @@ private Q_SLOTS:
         dlg->grab().save(shots + "/test-force-expire-dialog.png");
         dlg->close();
         actions.auditView()->close();
+    }
+
+    // The operator confirms a force-expire while another session holds the table in ACCESS
+    // EXCLUSIVE mode, then closes the window: closing returns while the write still waits on the
+    // server (it is not joined), and its outcome still reaches the audit log.
+    void closingDuringALockedForceExpireReturnsAtOnce()
+    {
+        test::TestDatabase db("fx_close");
+        db.exec(kLeasesDdl);
+        db.exec("INSERT INTO leases VALUES ('stale-job', 'crashed-host:4242:dead', now() - interval '2 min', "
+                "now() - interval '30 s')");
+        QTemporaryDir dir;
+        AuditLog audit(dir.filePath("audit.sqlite"));
+        auto* monitor = new Monitor(monitorConfig(db.dsn(), true));
+        auto* view = new ui::LeasesView(monitor->leases());
+        auto* actions = new ui::LeaseActions(view, monitor, &audit);
+        view->resize(900, 300);
+        view->show();
+        monitor->start();
+        QTRY_COMPARE_WITH_TIMEOUT(view->table()->model()->rowCount(), 1, 10000);
+
+        pg::ConnPtr locker(PQconnectdb(db.dsn().toUtf8().constData()));
+        QCOMPARE(PQstatus(locker.get()), CONNECTION_OK);
+        pg::ResultPtr r(PQexec(locker.get(), "BEGIN"));
+        r.reset(PQexec(locker.get(), "LOCK TABLE leases IN ACCESS EXCLUSIVE MODE"));
+        QCOMPARE(PQresultStatus(r.get()), PGRES_COMMAND_OK);
+
+        view->table()->selectRow(0);
+        actions->forceExpireAction()->trigger();
+        QTRY_VERIFY(actions->dialog() && actions->dialog()->isVisible());
+        QTest::mouseClick(actions->dialog()->confirmButton(), Qt::LeftButton);
+        const QByteArray waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                   "'leasewatch-operator' AND wait_event_type = 'Lock'";
+        QTRY_COMPARE_WITH_TIMEOUT(db.value(waiting), QStringLiteral("1"), 5000);
+
+        // What closing the window does: its actions, view and monitor go.
+        delete actions;
+        delete view;
+        delete monitor;
+        QCOMPARE(db.value(waiting), QStringLiteral("1")); // still waiting: nobody joined it
+
+        r.reset(PQexec(locker.get(), "ROLLBACK"));
+        QTRY_VERIFY_WITH_TIMEOUT(!audit.records().empty() && audit.records().front().outcomeKey != "pending",
+                                 10000);
+        const AuditRecord rec = audit.records().front();
+        QVERIFY2(rec.outcomeKey == "expired" || rec.outcomeKey == "lock_timeout", qPrintable(rec.outcome));
+        QCOMPARE(db.value("SELECT (expires_at > now() - interval '10 s')::text FROM leases"),
+                 QString::fromLatin1(rec.outcomeKey == "expired" ? "true" : "false"));
+        QVERIFY(waitForBackgroundWork(std::chrono::seconds(10)));
     }
 
     void operatorModeOffDisablesTheAction()
