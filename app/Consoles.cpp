@@ -4,6 +4,7 @@
 #include "LeaseModel.h"
 #include "LeasesView.h"
 #include "MainWindow.h"
+#include "OverviewView.h"
 #include "PoolView.h"
 #include "history/HistoryReader.h"
 #include "history/HistoryWriter.h"
@@ -76,6 +77,13 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
         if (s.ok)
             al->check(s.serverNow);
     });
+    // While the server is silent there are no refreshes: the outage card alerts from the ticks.
+    connect(c.monitor.get(), &Monitor::outageChanged, al, [al, m = c.monitor.get()] {
+        if (m->outage())
+            al->check(m->leases()->serverNowEstimate());
+    });
+    connect(w->overviewView(), &ui::OverviewView::statusChanged, al, &ui::Alerts::setStatus);
+    al->setStatus(w->overviewView()->shortStatus());
     connect(al, &ui::Alerts::alerted, w, [w](const Finding&, const QString& text) { w->showAlert(text); });
     connect(al, &ui::Alerts::cleared, w, [w](const QString&, const QString& text) { w->alertCleared(text); });
     if (!bouncerDsn.trimmed().isEmpty()) {

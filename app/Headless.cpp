@@ -5,10 +5,12 @@
 #include "Findings.h"
 #include "LeaseModel.h"
 #include "SnapshotFormat.h"
+#include "domain/Outage.h"
 #include "pgbouncer/PgBouncerSource.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTextStream>
 
 #include <algorithm>
@@ -148,6 +150,9 @@ int runWatch(const Invocation& inv)
     BouncerFindings bouncer(inv);
     int failures = 0;
     int rc = 0;
+    QDateTime lastAnswer, firstFailure; // the outage: since the last answer (or the first failure)
+    pg::PgError outageBegan;
+    std::pair<int, int> lastConnections{0, 0};
     for (int n = 1; !g_stop.load(); ++n) {
         const Snapshot s = poller.refreshOnce();
         const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
@@ -156,6 +161,11 @@ int runWatch(const Invocation& inv)
         int waitMs = inv.config.intervalMs;
         if (s.ok) {
             failures = 0;
+            lastAnswer = QDateTime::currentDateTime();
+            firstFailure = {};
+            outageBegan = {};
+            if (s.analysis)
+                lastConnections = {s.analysis->connectionsUsed, s.analysis->connectionBudget};
             std::vector<Finding> findings = views.apply(s);
             bouncer.addTo(s, findings, err);
             if (!inv.json && !terminal)
@@ -166,11 +176,39 @@ int runWatch(const Invocation& inv)
                 out << "\n"; // JSON Lines: one refresh per line
             rc = 0;
         } else {
-            // Keep watching through an outage, backing off like the window does (capped at 30 s).
+            // Keep watching through an outage, backing off like the window does (capped at 30 s),
+            // in the Overview's words: what happened, since when, what comes next, and the causes.
             ++failures;
             waitMs = std::min(30000, inv.config.intervalMs << std::min(failures, 5));
-            out << "leasewatch: disconnected at " << stamp << ": " << s.error.toDisplayString()
-                << " — retrying in " << (waitMs + 999) / 1000 << " s\n";
+            if (!outageBegan.isError())
+                outageBegan = s.error;
+            OutageView o;
+            o.now = QDateTime::currentDateTime();
+            o.since = lastAnswer.isValid() ? lastAnswer : firstFailure.isValid() ? firstFailure : o.now;
+            if (!firstFailure.isValid())
+                firstFailure = o.now;
+            o.began = outageBegan;
+            o.error = s.error;
+            o.nextAttempt = o.now.addMSecs(waitMs);
+            o.refreshDeadlineMs = inv.config.refreshDeadlineMs;
+            o.connectionsUsed = lastConnections.first;
+            o.connectionBudget = lastConnections.second;
+            if (inv.json) {
+                QJsonObject j;
+                j.insert(QStringLiteral("live"), false);
+                j.insert(QStringLiteral("not_answering_s"), o.seconds());
+                j.insert(QStringLiteral("since"), o.since.toUTC().toString(Qt::ISODateWithMs));
+                j.insert(QStringLiteral("cause"), outageCauseKey(outageCauseOf(o)));
+                j.insert(QStringLiteral("message"), outageLine(o));
+                j.insert(QStringLiteral("error"), s.error.toDisplayString());
+                j.insert(QStringLiteral("retry_in_s"), waitMs / 1000.0);
+                out << QJsonDocument(j).toJson(terminal ? QJsonDocument::Indented : QJsonDocument::Compact);
+                if (!terminal)
+                    out << "\n";
+            } else {
+                out << "leasewatch: " << stamp << " NOT ANSWERING: " << outageLine(o) << " " << outageCause(o)
+                    << "\n";
+            }
             rc = 1;
         }
         out.flush();

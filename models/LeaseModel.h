@@ -4,6 +4,7 @@
 // sort order, scroll position and filter survive refreshes.
 #include "domain/LeaseState.h"
 #include "domain/Snapshot.h"
+#include "domain/Wording.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -181,8 +182,5 @@ private:
     QString tableName_;
     bool writerClockCheck_ = false;
 };
-
-QString formatDuration(double seconds);      // "1 min 12 s", "3 h 4 min", "12 s"
-QString formatCountdown(double secondsLeft); // "in 12 s" / "expired 12 s ago"
 
 } // namespace lw

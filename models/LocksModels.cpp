@@ -457,6 +457,15 @@ int FindingsModel::count(int minSeverity) const
                              [&](const lw::Finding& f) { return f.severity >= minSeverity; }));
 }
 
+void FindingsModel::setAsOf(std::optional<double> lastAnswerServer)
+{
+    if (asOf_ == lastAnswerServer)
+        return;
+    asOf_ = lastAnswerServer;
+    if (!rows_.empty())
+        Q_EMIT dataChanged(index(0, 0), index(int(rows_.size()) - 1, columnCount() - 1));
+}
+
 void FindingsModel::setFindings(std::vector<lw::Finding> findings, double serverNow)
 {
     std::vector<QString> keys;
@@ -467,7 +476,8 @@ void FindingsModel::setFindings(std::vector<lw::Finding> findings, double server
             continue;
         ids.insert(f.id);
         const int old = index_.value(f.id, -1);
-        f.sinceServer = old >= 0 ? rows_[size_t(old)].sinceServer : serverNow;
+        // A finding that knows when it began (the outage: the last answer) keeps that.
+        f.sinceServer = old >= 0 ? rows_[size_t(old)].sinceServer : f.sinceServer > 0 ? f.sinceServer : serverNow;
         keys.push_back(f.id);
         rows.push_back(std::move(f));
     }
@@ -498,7 +508,11 @@ QVariant FindingsModel::data(const QModelIndex& idx, int role) const
         return f.sinceServer;
     case SubjectRole:
         return f.subject;
+    case AsOfRole:
+        return asOf_ && f.kind != FindingKind::ServerNotAnswering ? *asOf_ : 0.0;
     case Qt::ForegroundRole:
+        if (asOf_ && f.kind != FindingKind::ServerNotAnswering)
+            return QBrush(QColor(0x9e, 0x9e, 0x9e)); // not live: greyed
         return QBrush(f.severity >= 3   ? QColor(0xc6, 0x28, 0x28)
                       : f.severity == 2 ? QColor(0xb2, 0x6a, 0x00)
                                         : QColor(0x42, 0x42, 0x42));

@@ -131,7 +131,8 @@ public:
         ExplanationRole,
         FixRole,
         SinceRole,
-        SubjectRole
+        SubjectRole,
+        AsOfRole, // server time the finding was last known true; 0 while it is live
     };
     explicit FindingsModel(QObject* parent = nullptr);
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -142,11 +143,16 @@ public:
     void setFindings(std::vector<Finding> findings, double serverNow);
     const Finding& finding(int row) const { return rows_[size_t(row)]; }
     int count(int minSeverity = 1) const;
+    // While the server is not answering: every finding but the outage's own is "as of" the last
+    // answer (shown greyed). nullopt: live again.
+    void setAsOf(std::optional<double> lastAnswerServer);
+    std::optional<double> asOf() const { return asOf_; }
 
 private:
     std::vector<Finding> rows_;
     std::vector<QString> keys_;
     QHash<QString, int> index_;
+    std::optional<double> asOf_;
 };
 
 } // namespace lw

@@ -15,6 +15,7 @@ Monitor::Monitor(PollerConfig cfg, QObject* parent)
     ticker_ = new QTimer(this);
     ticker_->setInterval(500);
     connect(ticker_, &QTimer::timeout, &leases_, &LeaseModel::tick);
+    connect(ticker_, &QTimer::timeout, this, &Monitor::updateOutage);
     thread_.setObjectName(QStringLiteral("leasewatch-poller"));
 }
 
@@ -105,11 +106,19 @@ void Monitor::onSnapshot(const Snapshot& s)
     locks_.applySnapshot(s);
     blocking_.applySnapshot(s);
     if (s.ok) {
+        lastGoodServerNow_ = s.serverNow;
+        lastGoodWall_ = QDateTime::currentDateTime();
+        lastGoodAnalysis_ = s.analysis;
+        outageBegan_ = {};
+        outageFinding_.reset();
         deadlocks_.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
         ownFindings_ = collectFindings(s, leases_, &deadlocks_);
         publishFindings();
+    } else if (!outageBegan_.isError()) {
+        outageBegan_ = s.error;
     }
     Q_EMIT refreshed(s);
+    updateOutage();
 }
 
 void Monitor::setExternalFindings(const QString& source, std::vector<Finding> findings)
@@ -124,14 +133,59 @@ void Monitor::publishFindings()
     std::vector<Finding> all = ownFindings_;
     for (const auto& [source, list] : external_)
         all.insert(all.end(), list.begin(), list.end());
+    if (outageFinding_)
+        all.push_back(*outageFinding_);
     sortWorstFirst(all);
-    findings_.setFindings(all, last_.serverNow);
+    findings_.setFindings(all, lastGoodServerNow_);
+}
+
+std::optional<OutageView> Monitor::outage() const
+{
+    if (recorded_ || !refreshedOk_)
+        return std::nullopt;
+    const bool live = status_.state == ConnectionStatus::State::Connected && last_.ok;
+    if (live)
+        return std::nullopt;
+    OutageView o;
+    o.since = lastGoodWall_.isValid() ? lastGoodWall_
+                                      : (status_.outageSince.isValid() ? status_.outageSince : status_.since);
+    o.now = QDateTime::currentDateTime();
+    o.began = outageBegan_.isError() ? outageBegan_ : status_.error;
+    o.error = status_.error.isError() ? status_.error : last_.error;
+    o.reconnectingNow = status_.state == ConnectionStatus::State::Connecting;
+    if (status_.state == ConnectionStatus::State::Disconnected && status_.retryInMs > 0)
+        o.nextAttempt = status_.since.addMSecs(status_.retryInMs);
+    o.refreshDeadlineMs = cfg_.refreshDeadlineMs;
+    if (const auto& a = lastGoodAnalysis_) {
+        o.connectionsUsed = a->connectionsUsed;
+        o.connectionBudget = a->connectionBudget;
+    }
+    return o;
+}
+
+void Monitor::updateOutage()
+{
+    const std::optional<OutageView> o = outage();
+    const bool was = findings_.asOf().has_value();
+    findings_.setAsOf(o ? std::optional<double>(lastGoodServerNow_) : std::nullopt);
+    if (o || was)
+        Q_EMIT outageChanged();
+    std::optional<Finding> f = o ? outageFinding(*o, cfg_.analysis.thresholds.notAnsweringS) : std::nullopt;
+    if (f) // its card says since the last answer, in the server's clock like every other card
+        f->sinceServer = lastGoodServerNow_;
+    if (f == outageFinding_)
+        return;
+    outageFinding_ = std::move(f);
+    publishFindings();
 }
 
 void Monitor::onStatus(const ConnectionStatus& st)
 {
     status_ = st;
     leases_.setLive(st.state == ConnectionStatus::State::Connected && last_.ok);
+    if (st.state != ConnectionStatus::State::Connected && !outageBegan_.isError() && st.error.isError())
+        outageBegan_ = st.error;
+    updateOutage();
     Q_EMIT statusChanged(st);
 }
 

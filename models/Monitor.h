@@ -5,6 +5,7 @@
 #include "LeaseModel.h"
 #include "LocksModels.h"
 #include "Poller.h"
+#include "domain/Outage.h"
 
 #include <QObject>
 #include <QPointer>
@@ -34,6 +35,9 @@ public:
     // Whether any refresh succeeded yet: "disconnected" (data from before) or never connected.
     bool hasRefreshed() const { return refreshedOk_; }
     const ConnectionStatus& status() const { return status_; }
+    // The server is not answering now (live monitoring, after at least one good refresh): what
+    // happened, since when, what the console does. The Overview's first line, the tray, the logs.
+    std::optional<OutageView> outage() const;
     const PollerConfig& config() const { return cfg_; }
     bool isPaused() const { return paused_; }
 
@@ -62,11 +66,14 @@ public:
 Q_SIGNALS:
     void refreshed(const lw::Snapshot& s);
     void statusChanged(const lw::ConnectionStatus& st);
+    // Twice a second while the server is not answering (its duration moves), and once when it answers.
+    void outageChanged();
 
 private:
     void onSnapshot(const Snapshot& s);
     void onStatus(const ConnectionStatus& st);
     void publishFindings();
+    void updateOutage(); // the outage card and the "as of" mark, on each status and tick
     void startWorker();
     void stopWorker();
 
@@ -83,6 +90,11 @@ private:
     DeadlockWindow deadlocks_;
     Snapshot last_;
     bool refreshedOk_ = false;
+    double lastGoodServerNow_ = 0; // server time of the last good refresh
+    QDateTime lastGoodWall_;       // … and when it arrived (local wall time)
+    std::shared_ptr<const Analysis> lastGoodAnalysis_;
+    pg::PgError outageBegan_;      // the failure that ended the last good stretch
+    std::optional<Finding> outageFinding_;
     ConnectionStatus status_;
     QTimer* ticker_ = nullptr;
     bool paused_ = false;

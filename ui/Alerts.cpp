@@ -13,9 +13,22 @@ Alerts::Alerts(const FindingsModel* findings, QWidget* window, QString title, Al
 {
     if (cfg_.enabled && QSystemTrayIcon::isSystemTrayAvailable()) {
         tray_ = new QSystemTrayIcon(window_ ? window_->windowIcon() : QIcon(), this);
-        tray_->setToolTip(QStringLiteral("Leasewatch — %1").arg(title_));
+        tray_->setToolTip(toolTip());
         tray_->show();
     }
+}
+
+void Alerts::setStatus(const QString& shortStatus)
+{
+    status_ = shortStatus;
+    if (tray_)
+        tray_->setToolTip(toolTip());
+}
+
+QString Alerts::toolTip() const
+{
+    return status_.isEmpty() ? QStringLiteral("Leasewatch — %1").arg(title_)
+                             : QStringLiteral("Leasewatch — %1 — %2").arg(title_, status_);
 }
 
 bool Alerts::crosses(const Finding& f, double serverNow) const

@@ -24,7 +24,7 @@ struct AlertConfig
     // Which kinds alert at all (the rest only show in the overview).
     QSet<FindingKind> kinds = {FindingKind::StaleLease, FindingKind::PoolPinned, FindingKind::LockTablePressure,
                                FindingKind::Deadlocks, FindingKind::ConnectionsNearLimit,
-                               FindingKind::BouncerSlotHoldsLock};
+                               FindingKind::BouncerSlotHoldsLock, FindingKind::ServerNotAnswering};
 };
 
 class Alerts : public QObject
@@ -37,6 +37,10 @@ public:
 
     // Call after each refresh has updated the findings (server time of that refresh).
     void check(double serverNow);
+    // The tray's tooltip names the window's state ("not answering", "2 problems — stale lease"):
+    // never a bare title that could be read as "nothing to see".
+    void setStatus(const QString& shortStatus);
+    QString toolTip() const;
     int raisedCount() const { return raised_; }
 
 Q_SIGNALS:
@@ -50,6 +54,7 @@ private:
     const FindingsModel* findings_;
     QWidget* window_;
     QString title_;
+    QString status_;
     AlertConfig cfg_;
     QHash<QString, QString> active_; // ids alerted and still present -> the text they alerted with
     QSystemTrayIcon* tray_ = nullptr;

@@ -42,7 +42,11 @@ public:
         p->save();
         const bool selected = opt.state & QStyle::State_Selected;
         const int sev = idx.data(FindingsModel::SeverityRole).toInt();
-        const QColor c = severityColor(sev);
+        // Not live: a finding from before the server stopped answering, greyed and "as of".
+        const double asOf = idx.data(FindingsModel::AsOfRole).toDouble();
+        const QColor c = asOf > 0 ? QColor(0xbd, 0xbd, 0xbd) : severityColor(sev);
+        const QColor ink = asOf > 0 ? QColor(0x9e, 0x9e, 0x9e) : QColor(0x21, 0x21, 0x21);
+        const QColor inkSoft = asOf > 0 ? QColor(0xa8, 0xa8, 0xa8) : QColor(0x42, 0x42, 0x42);
         QRect r = opt.rect.adjusted(4, 3, -4, -3);
         p->setRenderHint(QPainter::Antialiasing);
         p->setPen(selected ? QPen(opt.palette.highlight().color(), 2) : QPen(QColor(0xdd, 0xdd, 0xdd)));
@@ -57,18 +61,18 @@ public:
         p->setPen(c);
         const QString word = severityWord(sev);
         p->drawText(QRect(text.left(), text.top(), kLeft, lh), Qt::AlignLeft | Qt::AlignVCenter, word);
-        p->setPen(QColor(0x21, 0x21, 0x21));
+        p->setPen(ink);
         const QRect titleRect(text.left() + kLeft, text.top(), text.width() - kLeft, lh);
         p->drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
                     QFontMetrics(bold).elidedText(idx.data().toString(), Qt::ElideRight, titleRect.width()));
         p->setFont(opt.font);
-        p->setPen(QColor(0x42, 0x42, 0x42));
+        p->setPen(inkSoft);
         const QRect expl(text.left() + kLeft, text.top() + lh + 2, text.width() - kLeft, lh);
         p->drawText(expl, Qt::AlignLeft | Qt::AlignVCenter,
                     opt.fontMetrics.elidedText(idx.data(FindingsModel::ExplanationRole).toString(),
                                                Qt::ElideRight, expl.width()));
         const QRect fix(text.left() + kLeft, text.top() + 2 * lh + 4, text.width() - kLeft, lh);
-        p->setPen(QColor(0x2e, 0x7d, 0x32));
+        p->setPen(asOf > 0 ? inkSoft : QColor(0x2e, 0x7d, 0x32));
         p->drawText(
             fix, Qt::AlignLeft | Qt::AlignVCenter,
             opt.fontMetrics.elidedText(QStringLiteral("Fix: ") + idx.data(FindingsModel::FixRole).toString(),
@@ -76,12 +80,13 @@ public:
         const double since = idx.data(FindingsModel::SinceRole).toDouble();
         const double now = monitor_->leases()->serverNowEstimate();
         p->setPen(QColor(0x75, 0x75, 0x75));
-        p->drawText(
-            QRect(text.left(), text.top() + lh + 2, kLeft - 6, 2 * lh + 2), Qt::AlignLeft | Qt::AlignTop,
-            QStringLiteral("since %1\n(%2)")
-                .arg(
-                    QDateTime::fromMSecsSinceEpoch(qint64(since * 1000)).toString(QStringLiteral("HH:mm:ss")),
-                    formatDuration(std::max(0.0, now - since))));
+        const auto hhmmss = [](double t) {
+            return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(QStringLiteral("HH:mm:ss"));
+        };
+        p->drawText(QRect(text.left(), text.top() + lh + 2, kLeft - 6, 2 * lh + 2), Qt::AlignLeft | Qt::AlignTop,
+                    asOf > 0 ? QStringLiteral("as of %1\n(not live)").arg(hhmmss(asOf))
+                             : QStringLiteral("since %1\n(%2)")
+                                   .arg(hhmmss(since), formatDuration(std::max(0.0, now - since))));
         p->restore();
     }
 
@@ -164,6 +169,7 @@ OverviewView::OverviewView(Monitor* monitor, QWidget* parent) : QWidget(parent),
 
     connect(monitor_, &Monitor::refreshed, this, &OverviewView::refresh);
     connect(monitor_, &Monitor::statusChanged, this, &OverviewView::refresh);
+    connect(monitor_, &Monitor::outageChanged, this, &OverviewView::refresh);
     refresh();
 }
 
@@ -196,7 +202,17 @@ void OverviewView::refresh()
     const FindingsModel* f = monitor_->findings();
     const ConnectionStatus& st = monitor_->status();
     QString text;
-    if (st.state == ConnectionStatus::State::Disconnected) {
+    if (const std::optional<OutageView> o = monitor_->outage()) {
+        // What happened, since when, what the console does; the cards below are as of the last answer.
+        const bool lost = st.state == ConnectionStatus::State::Disconnected &&
+                          st.error.kind != pg::PgError::Kind::Timeout;
+        text = tr("<span style='font-size:15pt; color:#c62828'><b>%1</b></span> — %2 %3")
+                   .arg(lost ? tr("Disconnected") : tr("Not answering"), outageLine(*o).toHtmlEscaped(),
+                        f->rowCount() ? tr("The findings below are as of %1, the last answer.")
+                                            .arg(o->since.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
+                                      : tr("Nothing was wrong at the last answer (%1).")
+                                            .arg(o->since.toLocalTime().toString(QStringLiteral("HH:mm:ss"))));
+    } else if (st.state == ConnectionStatus::State::Disconnected) {
         QString why = st.error.toDisplayString().toHtmlEscaped();
         if (!why.isEmpty() && !why.endsWith(QLatin1Char('.')) && !why.endsWith(QLatin1Char('?')))
             why += QLatin1Char('.');
@@ -210,16 +226,6 @@ void OverviewView::refresh()
                 : tr("<span style='font-size:15pt; color:#c62828'><b>Not connected</b></span> — %1 Nothing "
                      "has been read from this database yet; the console keeps trying.")
                       .arg(why);
-    } else if (monitor_->hasRefreshed() &&
-               (st.state != ConnectionStatus::State::Connected || !monitor_->lastSnapshot().ok)) {
-        // Reconnecting after a missed deadline or a lost connection: say what happened and since when.
-        const QDateTime since = st.outageSince.isValid() ? st.outageSince : st.since;
-        const pg::PgError& why = monitor_->lastSnapshot().ok ? st.error : monitor_->lastSnapshot().error;
-        text = tr("<span style='font-size:15pt; color:#c62828'><b>Not answering</b></span> — the server has not "
-                  "answered since %1%2; the console is reconnecting. What follows is from before.")
-                   .arg(since.toLocalTime().toString(QStringLiteral("HH:mm:ss")),
-                        why.isError() ? QStringLiteral(" (") + why.toDisplayString().toHtmlEscaped() + QLatin1Char(')')
-                                      : QString());
     } else if (!monitor_->lastSnapshot().ok) {
         text = tr("<span style='font-size:15pt'>Connecting…</span>");
     } else if (f->rowCount() == 0) {

@@ -3,7 +3,7 @@
 #include "LibraryKeys.h"
 #include "SqlText.h"
 
-#include "LeaseModel.h" // formatDuration
+#include "Wording.h"
 
 #include <QSet>
 
@@ -99,6 +99,8 @@ QString findingKindKey(FindingKind k)
         return QStringLiteral("bouncer_slot_holds_lock");
     case FindingKind::LeasesUnreadable:
         return QStringLiteral("leases_unreadable");
+    case FindingKind::ServerNotAnswering:
+        return QStringLiteral("server_not_answering");
     }
     return {};
 }

@@ -35,6 +35,7 @@ struct Thresholds
     double pinnedShare = 1.0;     // share of the configured pool size that makes a pool "pinned"
     double lockTableShare = 0.8;  // lock-table use above this share of the nominal capacity
     double connectionShare = 0.9; // connections above this share of max_connections - reserved
+    double notAnsweringS = 15;    // a server silent for longer than this is a critical finding
     bool operator==(const Thresholds&) const = default;
 };
 
@@ -110,6 +111,7 @@ enum class FindingKind {
     HiddenByPrivileges,
     BouncerSlotHoldsLock,
     LeasesUnreadable,
+    ServerNotAnswering,
 };
 QString findingKindKey(FindingKind k);
 

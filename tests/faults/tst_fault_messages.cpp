@@ -6,6 +6,7 @@
 // no SELECT privilege 42501) are covered by tests/integration/tst_poller.cpp `tableProblems`; a
 // server older than the supported 13 by tst_fault_version.
 #include "FaultSupport.h"
+#include "Monitor.h"
 #include "Poller.h"
 #include "TestCluster.h"
 
@@ -285,6 +286,64 @@ private Q_SLOTS:
                                                          "usename = 'lw_fill'") == QLatin1String("0");
                 },
                 5000));
+    }
+
+    // Issue 26, points 1 and 5: a console that was connected loses its session while every slot
+    // is taken. It is itself one of the victims: it says that it cannot get a connection and why
+    // (the cause it can tell: too many connections), and past the threshold that is a critical card.
+    void connectedConsoleLockedOutByMaxConnections()
+    {
+        const QString dsn = expand("host=127.0.0.1 port=%PORT% user=lw_fill dbname=postgres");
+        PollerConfig cfg = configFor(dsn);
+        cfg.intervalMs = 200;
+        cfg.backoffInitialMs = 1500; // time to take the freed slot before the console retries
+        cfg.analysis.thresholds.notAnsweringS = 1;
+        Monitor m(cfg);
+        m.start();
+        QVERIFY(fault::waitFor([&] { return m.lastSnapshot().ok; }, 10000));
+
+        std::vector<pg::Connection> fill;
+        pg::ConnectOptions o;
+        o.dsn = dsn;
+        o.applicationName = QStringLiteral("lw-fill");
+        const auto used = [&] {
+            return test::queryValue(srv_->dsn(), "SELECT count(*) FROM pg_stat_activity WHERE backend_type = "
+                                                 "'client backend'")
+                .toInt();
+        };
+        while (used() < 5) { // counts its own session: one slot is left for the terminate below
+            pg::Connection c;
+            QVERIFY(!c.connect(o).isError());
+            fill.push_back(std::move(c));
+        }
+        // The last slot runs the terminate; once it is freed, a filler takes it again.
+        QCOMPARE(fault::query(srv_->dsn(), "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                           "WHERE usename = 'lw_fill' AND application_name <> 'lw-fill'"),
+                 std::optional<QString>(QStringLiteral("1")));
+        for (int i = 0; i < 2; ++i) {
+            pg::Connection c;
+            if (!c.connect(o).isError())
+                fill.push_back(std::move(c));
+        }
+        pg::Connection extra;
+        QVERIFY(extra.connect(o).isError()); // every slot is taken
+
+        const bool lockedOut = fault::waitFor(
+            [&] { return m.outage() && outageCauseOf(*m.outage()) == OutageCause::TooManyConnections; }, 15000);
+        QVERIFY2(lockedOut, m.outage() ? qPrintable(outageLine(*m.outage()) + " / " + m.status().error.toDisplayString())
+                                       : "live");
+        QVERIFY(fault::waitFor(
+            [&] {
+                for (int i = 0; i < m.findings()->rowCount(); ++i)
+                    if (m.findings()->finding(i).kind == FindingKind::ServerNotAnswering)
+                        return m.findings()->finding(i).severity == 3;
+                return false;
+            },
+            10000));
+        qInfo("%s", qPrintable(outageLine(*m.outage()) + QLatin1Char(' ') + outageCause(*m.outage())));
+
+        fill.clear(); // slots free again: the console gets back in by itself
+        QVERIFY(fault::waitFor([&] { return !m.outage().has_value(); }, 40000));
     }
 
     // Point 5: keepalives, tcp_user_timeout and connect_timeout are in effect on a real connection

@@ -1,15 +1,32 @@
-// Issue 26, point 1 (first part): a hung server (postmaster and backends SIGSTOPped) is said in
-// words on the Overview, with since when, and its tab never reads "all clear" while the data is not
-// live; after SIGCONT the console is live again and all clear.
+// Issue 26, point 1: a hung server (postmaster and backends SIGSTOPped) is said in words on the
+// Overview, with since when; the findings from before stay, greyed "as of" the last answer; past
+// the threshold the silence is itself a critical card; the tab never reads "all clear" while the
+// data is not live; after SIGCONT the console is live again.
 #include "FaultSupport.h"
 #include "Monitor.h"
 #include "OverviewView.h"
 #include "TestCluster.h"
 
 #include <QDir>
+#include <QListView>
 #include <QtTest>
 
 using namespace lw;
+
+namespace {
+int row(Monitor& m, FindingKind k)
+{
+    for (int i = 0; i < m.findings()->rowCount(); ++i)
+        if (m.findings()->finding(i).kind == k)
+            return i;
+    return -1;
+}
+double asOf(Monitor& m, FindingKind k)
+{
+    const int r = row(m, k);
+    return r < 0 ? -1 : m.findings()->index(r, 0).data(FindingsModel::AsOfRole).toDouble();
+}
+} // namespace
 
 class TstFaultOverview : public QObject
 {
@@ -23,12 +40,25 @@ private Q_SLOTS:
         PollerConfig cfg = test::pollerConfig(srv.dsn(), 200);
         cfg.refreshDeadlineMs = 1500;
         cfg.connect.connectTimeoutS = 2;
+        cfg.analysis.thresholds.idleHoldingS = 0.3;
+        cfg.analysis.thresholds.notAnsweringS = 4;
+        // A finding from before the outage: an idle session holding an advisory lock.
+        pg::Connection holder;
+        pg::ConnectOptions ho;
+        ho.dsn = srv.dsn();
+        ho.readOnly = false;
+        ho.applicationName = QStringLiteral("idle-holder");
+        QVERIFY(!holder.connect(ho).isError());
+        pg::ResultPtr r;
+        QVERIFY(!holder.exec({"SELECT pg_advisory_lock(77)", {}}, r, pg::Clock::now() + std::chrono::seconds(5))
+                     .isError());
         Monitor m(cfg);
         ui::OverviewView view(&m);
         view.resize(1000, 500);
         view.show();
         m.start();
-        QTRY_COMPARE_WITH_TIMEOUT(view.shortStatus(), QStringLiteral("all clear"), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(row(m, FindingKind::IdleHoldingAdvisory) >= 0, 15000);
+        QCOMPARE(asOf(m, FindingKind::IdleHoldingAdvisory), 0.0); // live
 
         srv.freeze({srv.postmasterPid()});
         srv.freeze(srv.childPids());
@@ -42,12 +72,32 @@ private Q_SLOTS:
             QVERIFY2(view.healthText().contains("since"), qPrintable(view.healthText()));
         }
         QVERIFY2(!seen.contains(QStringLiteral("all clear")), qPrintable(seen.join(", ")));
-        QDir().mkpath("/tmp/lw-shots");
-        view.grab().save("/tmp/lw-shots/overview-hung.png");
+        // The finding from before stays, greyed "as of" the last answer.
+        QVERIFY(row(m, FindingKind::IdleHoldingAdvisory) >= 0);
+        QVERIFY(asOf(m, FindingKind::IdleHoldingAdvisory) > 0);
+        // Past the threshold the silence itself is a critical card, live (not "as of"), first.
+        QTRY_VERIFY_WITH_TIMEOUT(row(m, FindingKind::ServerNotAnswering) >= 0, 15000);
+        const Finding& silent = m.findings()->finding(row(m, FindingKind::ServerNotAnswering));
+        QCOMPARE(silent.severity, 3);
+        QCOMPARE(asOf(m, FindingKind::ServerNotAnswering), 0.0);
+        QVERIFY(silent.sinceServer <= m.lastSnapshot().serverNow || !m.lastSnapshot().ok);
+        QCOMPARE(view.list()->model()->index(0, 0).data(FindingsModel::KindRole).toString(),
+                 QStringLiteral("server_not_answering"));
+        QVERIFY(m.outage().has_value());
+        QVERIFY(m.outage()->seconds() >= 4);
+        const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+        QDir().mkpath(shots);
+        view.grab().save(shots + "/overview-hung.png");
 
         srv.thawAll();
+        QTRY_VERIFY_WITH_TIMEOUT(m.status().state == ConnectionStatus::State::Connected && m.lastSnapshot().ok,
+                                 40000);
+        QTRY_VERIFY_WITH_TIMEOUT(row(m, FindingKind::ServerNotAnswering) < 0, 5000);
+        QVERIFY(!m.outage());
+        QCOMPARE(asOf(m, FindingKind::IdleHoldingAdvisory), 0.0); // live again
+        view.grab().save(shots + "/overview-recovered.png");
+        holder.close();
         QTRY_COMPARE_WITH_TIMEOUT(view.shortStatus(), QStringLiteral("all clear"), 40000);
-        view.grab().save("/tmp/lw-shots/overview-recovered.png");
     }
 };
 

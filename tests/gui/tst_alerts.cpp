@@ -102,6 +102,19 @@ private Q_SLOTS:
         QCOMPARE(cleared.at(1).at(1).toString(), pinned.title);
     }
 
+    // A server that stopped answering alerts by default, and the tray's tooltip names the state.
+    void notAnsweringAlertsAndTheTooltipSaysSo()
+    {
+        FindingsModel model;
+        ui::Alerts alerts(&model, nullptr, QStringLiteral("prod"), ui::AlertConfig{});
+        QSignalSpy spy(&alerts, &ui::Alerts::alerted);
+        alerts.setStatus(QStringLiteral("not answering"));
+        QVERIFY(alerts.toolTip().endsWith(QStringLiteral("not answering")));
+        model.setFindings({finding(FindingKind::ServerNotAnswering, "server")}, 10);
+        alerts.check(10);
+        QCOMPARE(spy.count(), 1);
+    }
+
     void offWhenTheProfileSaysSo()
     {
         FindingsModel model;

@@ -99,8 +99,22 @@ private Q_SLOTS:
         const Run r = leasewatch({"watch", "host=127.0.0.1 port=1 dbname=x connect_timeout=2", "--count", "2",
                                   "--interval", "100"});
         QCOMPARE(r.code, 1);
-        QCOMPARE(r.out.count("leasewatch: disconnected at "), 2);
-        QVERIFY2(r.out.contains("retrying in"), qPrintable(r.out));
+        QCOMPARE(r.out.count(" NOT ANSWERING: "), 2);
+        QVERIFY2(!r.out.contains("all clear", Qt::CaseInsensitive), qPrintable(r.out));
+        // JSON Lines stay JSON through an outage: not live, since when, the cause the console can tell.
+        const Run j = leasewatch({"watch", "host=127.0.0.1 port=1 dbname=x connect_timeout=2", "--count", "2",
+                                  "--interval", "100", "--json"});
+        QCOMPARE(j.code, 1);
+        const QStringList lines = j.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        for (const QString& line : lines) {
+            const QJsonDocument doc = QJsonDocument::fromJson(line.toUtf8());
+            QVERIFY2(doc.isObject(), qPrintable(line));
+            QCOMPARE(doc["live"].toBool(true), false);
+            QCOMPARE(doc["cause"].toString(), QStringLiteral("refused"));
+            QVERIFY(doc["retry_in_s"].toDouble() > 0);
+            QVERIFY(!doc["since"].toString().isEmpty());
+        }
     }
 
     void expireIsGuarded()

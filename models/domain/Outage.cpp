@@ -1,0 +1,186 @@
+#include "Outage.h"
+
+#include "Wording.h"
+
+namespace lw {
+
+namespace {
+
+using Cause = OutageCause;
+
+bool has(const pg::PgError& e, const char* text)
+{
+    return e.message.contains(QLatin1String(text), Qt::CaseInsensitive) ||
+           e.detail.contains(QLatin1String(text), Qt::CaseInsensitive);
+}
+
+Cause causeOfError(const pg::PgError& e)
+{
+    if (e.sqlstate == QLatin1String("53300") || has(e, "too many clients") || has(e, "connection slots are reserved"))
+        return Cause::TooManyConnections;
+    if (e.sqlstate == QLatin1String("53100") || has(e, "No space left on device"))
+        return Cause::DiskFull;
+    if (e.sqlstate == QLatin1String("57P03") || has(e, "is starting up") || has(e, "is shutting down") ||
+        has(e, "in recovery mode"))
+        return Cause::StartingOrStopping;
+    if (e.sqlstate == QLatin1String("57P01") || e.sqlstate == QLatin1String("57P02") ||
+        has(e, "terminating connection"))
+        return Cause::Terminated;
+    if (has(e, "Connection refused") || has(e, "No such file or directory"))
+        return Cause::Refused;
+    if (e.kind == pg::PgError::Kind::Timeout)
+        return has(e, "refresh deadline") ? Cause::RefreshDeadline : Cause::ConnectTimeout;
+    if (e.kind == pg::PgError::Kind::ConnectionLost)
+        return Cause::Lost;
+    return Cause::Other;
+}
+
+QString hhmmss(const QDateTime& t)
+{
+    return t.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+}
+
+} // namespace
+
+OutageCause outageCauseOf(const OutageView& o)
+{
+    return causeOfError(o.error.isError() ? o.error : o.began);
+}
+
+QString outageCauseKey(OutageCause c)
+{
+    switch (c) {
+    case Cause::RefreshDeadline:
+        return QStringLiteral("refresh_deadline");
+    case Cause::ConnectTimeout:
+        return QStringLiteral("connect_timeout");
+    case Cause::Refused:
+        return QStringLiteral("refused");
+    case Cause::TooManyConnections:
+        return QStringLiteral("too_many_connections");
+    case Cause::StartingOrStopping:
+        return QStringLiteral("starting_or_stopping");
+    case Cause::DiskFull:
+        return QStringLiteral("disk_full");
+    case Cause::Terminated:
+        return QStringLiteral("terminated");
+    case Cause::Lost:
+        return QStringLiteral("connection_lost");
+    case Cause::Other:
+        return QStringLiteral("other");
+    }
+    return {};
+}
+
+QString outageLine(const OutageView& o)
+{
+    QString s = QStringLiteral("The server has not answered for %1 (since %2).")
+                    .arg(formatDuration(o.seconds()), hhmmss(o.since));
+    const pg::PgError& first = o.began.isError() ? o.began : o.error;
+    switch (causeOfError(first)) {
+    case Cause::RefreshDeadline:
+        s += o.refreshDeadlineMs > 0
+                 ? QStringLiteral(" The refresh was cancelled after its %1 deadline")
+                       .arg(formatDuration(o.refreshDeadlineMs / 1000.0))
+                 : QStringLiteral(" The refresh was cancelled at its deadline");
+        break;
+    case Cause::Lost:
+    case Cause::Terminated:
+        s += QStringLiteral(" The connection was lost (%1)").arg(first.headline());
+        break;
+    default:
+        s += QStringLiteral(" %1").arg(first.headline());
+        break;
+    }
+    if (o.reconnectingNow)
+        s += QStringLiteral("; reconnecting now.");
+    else if (o.nextAttempt)
+        s += QStringLiteral("; reconnecting in %1.")
+                 .arg(formatDuration(std::max<qint64>(0, o.now.msecsTo(*o.nextAttempt)) / 1000.0 + 0.999));
+    else
+        s += QLatin1Char('.');
+    // The latest attempt, when it failed differently from the first failure.
+    if (o.began.isError() && o.error.isError() && o.error.message != o.began.message)
+        s += QStringLiteral(" Last attempt: %1.").arg(o.error.headline());
+    return s;
+}
+
+QString outageCause(const OutageView& o)
+{
+    const pg::PgError& e = o.error.isError() ? o.error : o.began;
+    QString seen;
+    switch (causeOfError(e)) {
+    case Cause::TooManyConnections:
+        seen = QStringLiteral("The server refuses new connections: every max_connections slot is taken "
+                              "(SQLSTATE 53300), and the console, which reconnects, is one of the victims.");
+        break;
+    case Cause::DiskFull:
+        seen = QStringLiteral("The server reports a full disk (SQLSTATE 53100, \"No space left on device\").");
+        break;
+    case Cause::StartingOrStopping:
+        seen = QStringLiteral("The server is starting up, shutting down or recovering after a crash "
+                              "(SQLSTATE 57P03): it accepts no queries until that ends.");
+        break;
+    case Cause::Terminated:
+        seen = QStringLiteral("The server ended the console's session (an administrator's "
+                              "pg_terminate_backend, or a shutdown), and reconnecting has not succeeded.");
+        break;
+    case Cause::Refused:
+        seen = QStringLiteral("Nothing accepts connections at the address: the server is down or "
+                              "restarting, or listens elsewhere.");
+        break;
+    case Cause::RefreshDeadline:
+    case Cause::ConnectTimeout:
+        seen = QStringLiteral("Connections are accepted or pending but nothing answers: a hung host or "
+                              "server (a stopped or swapping process, storage that stalls, which includes "
+                              "a disk that has filled up), or a network partition that drops packets. The "
+                              "console cannot tell these apart from here.");
+        break;
+    case Cause::Lost:
+        seen = QStringLiteral("The connection broke (a server crash or restart, or the network), and "
+                              "reconnecting has not succeeded.");
+        break;
+    case Cause::Other:
+        seen = QStringLiteral("Reconnecting fails: %1.").arg(e.headline());
+        break;
+    }
+    if (o.connectionBudget > 0 && o.connectionsUsed >= 0.9 * o.connectionBudget &&
+        causeOfError(e) != Cause::TooManyConnections)
+        seen += QStringLiteral(" The last refresh saw %1 of %2 connections in use, so the server may also be "
+                               "refusing new ones.")
+                    .arg(o.connectionsUsed)
+                    .arg(o.connectionBudget);
+    return seen;
+}
+
+std::optional<Finding> outageFinding(const OutageView& o, double thresholdS)
+{
+    if (o.seconds() < thresholdS)
+        return std::nullopt;
+    Finding f;
+    f.kind = FindingKind::ServerNotAnswering;
+    f.severity = 3;
+    f.subject = QStringLiteral("server");
+    f.id = findingKindKey(f.kind);
+    f.title = QStringLiteral("The server has not answered for %1 (since %2)")
+                  .arg(formatDuration(o.seconds()), hhmmss(o.since));
+    f.explanation = outageCause(o) + QStringLiteral(" Every other finding is as of the last answer.");
+    switch (causeOfError(o.error.isError() ? o.error : o.began)) {
+    case Cause::TooManyConnections:
+        f.fix = QStringLiteral("Connect through a superuser_reserved_connections slot and end idle sessions "
+                               "(pg_terminate_backend), or lower the applications' pool sizes.");
+        break;
+    case Cause::DiskFull:
+        f.fix = QStringLiteral("Free space on the server's data and WAL volumes; the server resumes on its "
+                               "own.");
+        break;
+    default:
+        f.fix = QStringLiteral("Check the host (is postgres running, stopped or swapping?), the network "
+                               "path, free disk space on the data and WAL volumes, and the connection count "
+                               "against max_connections.");
+        break;
+    }
+    return f;
+}
+
+} // namespace lw
