@@ -39,7 +39,15 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
     for (int i : leases.rowsStaleOrSkewed(now)) {
         // The full entry is read only for a finding.
         const bool stale = leases.stateAt(i, now) == LeaseState::Stale;
-        const bool skew = leases.clockSkewAt(i); // one of them, or it would not be listed
+        const double skewS = leases.writerSkewAt(i); // > 0 ahead, < 0 behind
+        const bool skew = skewS != 0;
+        // A writer behind the server makes its live leases look expired early: stale says so.
+        const QString behindNote =
+            skewS < 0 ? QStringLiteral(" Its writer's clock runs at least %1 behind the server's, so the lease "
+                                       "looks expired that much early; the holder may be alive and renewing on "
+                                       "its own schedule.")
+                            .arg(formatDuration(-skewS))
+                      : QString();
         const auto& e = leases.entry(i);
         const LeaseRow& r = e.track.row;
         const LeaseTableConfig* table = leases.tableAt(i);
@@ -53,7 +61,8 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
             f.title = QStringLiteral("%1 %2 (holder %3): %4")
                           .arg(table->label(), r.name, r.holder.value_or(QStringLiteral("(none)")), table->staleMeaning);
             f.explanation = QStringLiteral("Judged by %1's own rule, read in its source; %2 is its table.")
-                                .arg(table->label(), table->qualifiedName());
+                                .arg(table->label(), table->qualifiedName()) +
+                            behindNote;
             f.fix = table->forceExpireRefusal.isEmpty()
                         ? QStringLiteral("Check that %1 is running on some instance; it takes the lease over "
                                          "by itself once one is.")
@@ -78,8 +87,9 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
                           .arg(r.name, formatDuration(now - *r.expiresAt), holder,
                                renewal.isEmpty() ? QStringLiteral(";") : renewal);
             f.explanation =
-                QStringLiteral("The holder stopped renewing (it probably crashed) and no other instance "
-                               "has taken the lease yet; the work behind it is not being done.");
+                skewS < 0 ? QStringLiteral("Expired by the server's clock and not taken over.") + behindNote
+                          : QStringLiteral("The holder stopped renewing (it probably crashed) and no other instance "
+                                           "has taken the lease yet; the work behind it is not being done.");
             f.fix =
                 QStringLiteral("Check the holder; if it is gone, wait for the next take or force-expire the "
                                "lease (operator mode).");
@@ -91,13 +101,17 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
             f.severity = 2;
             f.subject = r.name;
             f.id = findingKindKey(f.kind) + QLatin1Char(':') + e.key;
-            f.title =
-                QStringLiteral(
-                    "%1: taken-at lies %2 in the server's future; the writer's clock (%3) is ahead")
-                    .arg(r.name, formatDuration(*r.takenAt - now), r.holder.value_or(QStringLiteral("?")));
+            f.title = skewS > 0 ? QStringLiteral("%1: the writer's clock (%2) runs at least %3 ahead of the server's")
+                                      .arg(r.name, r.holder.value_or(QStringLiteral("?")), formatDuration(skewS))
+                                : QStringLiteral("%1: the writer's clock (%2) runs at least %3 behind the server's")
+                                      .arg(r.name, r.holder.value_or(QStringLiteral("?")), formatDuration(-skewS));
             f.explanation =
-                QStringLiteral("The lease library writes times from the application's clock; a skewed "
-                               "clock makes leases last longer or shorter than intended.");
+                skewS > 0
+                    ? QStringLiteral("The lease library writes times from the application's clock; a clock "
+                                     "ahead makes leases last longer than intended.")
+                    : QStringLiteral("The lease library writes times from the application's clock; a clock "
+                                     "behind makes live leases look expired early, and another instance may "
+                                     "take them while their holder still works.");
             f.fix = QStringLiteral("Run NTP on the application hosts, or configure the library to use the "
                                    "database's time.");
             out.push_back(f);

@@ -649,6 +649,16 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
         break;
     }
 
+    // A writer on the application's clock running behind the server writes expiries that lie early.
+    if (table && table->writerUsesAppClock) {
+        if (const double skew = writerClockSkew(t); skew < 0) {
+            ev.writerBehindS = -skew;
+            ev.forAlive << QStringLiteral("the writer's clock runs at least %1 behind the server's: the lease "
+                                          "looks expired that much early")
+                               .arg(formatDuration(-skew));
+        }
+    }
+
     // Sessions from the holder's host.
     ev.sessionsKnown = sessionsKnown;
     if (!sessionsKnown) {

@@ -135,6 +135,7 @@ struct HolderEvidence
     bool sessionsKnown = false;           // the session list was available
     std::vector<SessionRow> hostSessions; // sessions from the holder's host
     bool looksAlive = true;               // needs the second confirmation
+    double writerBehindS = 0; // the writer's clock is known to run this far behind: its own confirmation
     QStringList forAlive;                 // what speaks for the holder being alive
     QStringList forDead;                  // … and for it being dead
     QStringList unknowns;                 // what the console cannot tell

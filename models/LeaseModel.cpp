@@ -132,8 +132,10 @@ LeaseModel::Brief LeaseModel::briefOf(const Entry& e) const
     b.when = leaseTimeline(e.track, policyOf(e));
     const LeaseTableConfig* t = tableOf(e);
     // Only a writer on the application's clock can put its taken-at in the server's future.
-    if (e.track.row.takenAt && !e.track.releasedAt && (writerClockCheck_ || (t && t->writerUsesAppClock)))
+    if (e.track.row.takenAt && !e.track.releasedAt && (writerClockCheck_ || (t && t->writerUsesAppClock))) {
         b.takenAt = *e.track.row.takenAt;
+        b.skew = writerClockSkew(e.track);
+    }
     return b;
 }
 
@@ -150,15 +152,18 @@ std::vector<int> LeaseModel::rowsStaleOrSkewed(double now) const
 {
     std::vector<int> out;
     for (size_t i = 0; i < staleFrom_.size(); ++i)
-        if (now >= staleFrom_[i] || brief_[i].takenAt > serverNow_ + 1.0)
+        if (now >= staleFrom_[i] || brief_[i].skew != 0 || brief_[i].takenAt > serverNow_ + 1.0)
             out.push_back(int(i));
     return out;
 }
 
-bool LeaseModel::clockSkewAt(int row) const
+double LeaseModel::writerSkewAt(int row) const
 {
+    const Brief& b = brief_[size_t(row)];
+    if (b.skew != 0)
+        return b.skew;
     // One second of slack: the writer's statement and our refresh are not the same instant.
-    return brief_[size_t(row)].takenAt > serverNow_ + 1.0;
+    return b.takenAt > serverNow_ + 1.0 ? b.takenAt - serverNow_ : 0.0;
 }
 
 QString LeaseModel::display(const Entry& e, int column, double now) const
@@ -340,8 +345,12 @@ QVariant LeaseModel::data(const QModelIndex& index, int role) const
                 if (e.track.row.expiresAt)
                     tip += QStringLiteral("; its expiry was %1").arg(formatInstant(*e.track.row.expiresAt));
             }
-            if (clockSkewAt(index.row()))
-                tip += QStringLiteral("\ntaken-at lies in the server's future: the writer's clock is ahead");
+            if (const double skew = writerSkewAt(index.row()); skew > 0)
+                tip += QStringLiteral("\nthe writer's clock runs at least %1 ahead of the server's").arg(formatDuration(skew));
+            else if (skew < 0)
+                tip += QStringLiteral("\nthe writer's clock runs at least %1 behind the server's: its leases look "
+                                      "expired that much early")
+                           .arg(formatDuration(-skew));
             return tip;
         }
         return {};

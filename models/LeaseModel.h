@@ -74,7 +74,11 @@ public:
     // With the caller's server-time estimate: one clock reading for a pass over every row.
     LeaseState stateAt(int row, double now) const;
     std::array<int, kLeaseStateCount> stateCounts() const;
-    bool clockSkewAt(int row) const; // writer's taken-at lies in the server's future
+    bool clockSkewAt(int row) const { return writerSkewAt(row) != 0; }
+    // Seconds the row's writer's clock is known to run ahead (> 0) or behind (< 0) the server's
+    // (an application-clock writer: from the takes and renewals seen, or a taken-at in the
+    // server's future); 0 when not known to be off.
+    double writerSkewAt(int row) const;
     // The rows stale at `now` or with the writer's clock ahead (clockSkewAt), in row order: what the
     // lease findings are about. One double a row is read, not each row's timeline.
     std::vector<int> rowsStaleOrSkewed(double now) const;
@@ -149,6 +153,7 @@ private:
     {
         LeaseTimeline when;
         double takenAt = -std::numeric_limits<double>::infinity();
+        double skew = 0; // writerClockSkew() of an application-clock writer
     };
     Brief briefOf(const Entry& e) const;
     void retime(int row)

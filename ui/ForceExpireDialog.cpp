@@ -57,6 +57,7 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
         const HolderEvidence& ev = it.evidence;
         if (ev.looksAlive)
             ++aliveCount_;
+        behindS_ = std::max(behindS_, ev.writerBehindS);
         QString holder;
         if (!r.holder)
             holder = tr("(no holder)");
@@ -117,6 +118,12 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
     alive_->setText(tr("I understand the holder of %n lease(s) looks alive and its work may run twice",
                        nullptr, aliveCount_));
     alive_->setVisible(aliveCount_ > 0);
+    clock_ = new QCheckBox(this);
+    clock_->setObjectName(QStringLiteral("clockConfirmation"));
+    clock_->setText(tr("I understand a writer's clock runs at least %1 behind the server's: its lease may only "
+                       "look expired while its holder still renews")
+                        .arg(formatDuration(behindS_)));
+    clock_->setVisible(behindS_ > 0);
 
     status_ = new QLabel(this);
     status_->setWordWrap(true);
@@ -136,11 +143,13 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
     connect(confirm_, &QPushButton::clicked, this, &ForceExpireDialog::onConfirm);
     connect(close_, &QPushButton::clicked, this, &QDialog::reject);
     connect(alive_, &QCheckBox::toggled, this, &ForceExpireDialog::updateConfirm);
+    connect(clock_, &QCheckBox::toggled, this, &ForceExpireDialog::updateConfirm);
 
     auto* lay = new QVBoxLayout(this);
     lay->addWidget(details_, 1);
     lay->addWidget(consequences_);
     lay->addWidget(alive_);
+    lay->addWidget(clock_);
     lay->addWidget(status_);
     lay->addWidget(outcomes_, 1);
     lay->addWidget(buttons);
@@ -159,11 +168,12 @@ std::vector<ForceExpireTarget> ForceExpireDialog::targets() const
 
 void ForceExpireDialog::updateConfirm()
 {
-    const bool ok = !running_ && !items_.empty() && (aliveCount_ == 0 || alive_->isChecked());
-    confirm_->setEnabled(ok);
-    confirm_->setToolTip(aliveCount_ > 0 && !alive_->isChecked()
-                             ? tr("Tick the confirmation above: a holder looks alive")
-                             : QString());
+    const bool aliveOk = aliveCount_ == 0 || alive_->isChecked();
+    const bool clockOk = behindS_ <= 0 || clock_->isChecked();
+    confirm_->setEnabled(!running_ && !items_.empty() && aliveOk && clockOk);
+    confirm_->setToolTip(!aliveOk   ? tr("Tick the confirmation above: a holder looks alive")
+                         : !clockOk ? tr("Tick the confirmation above: a writer's clock runs behind")
+                                    : QString());
 }
 
 void ForceExpireDialog::onConfirm()
@@ -172,6 +182,7 @@ void ForceExpireDialog::onConfirm()
         return;
     running_ = true;
     alive_->setEnabled(false);
+    clock_->setEnabled(false);
     updateConfirm();
     close_->setEnabled(false); // the answer is on its way; closing now would lose the outcome
     status_->setText(tr("Sent; waiting for the server (bounded by lock_timeout and statement_timeout)…"));

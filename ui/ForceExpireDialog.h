@@ -39,6 +39,8 @@ public:
     QPushButton* confirmButton() const { return confirm_; }
     QPushButton* closeButton() const { return close_; }
     QCheckBox* aliveCheckBox() const { return alive_; }
+    // Shown when a lease's writer is known to run behind the server: its lease only looks expired.
+    QCheckBox* clockCheckBox() const { return clock_; }
     QString detailsText() const;
     QString outcomeText() const;
 
@@ -52,10 +54,12 @@ private:
 
     std::vector<Item> items_;
     int aliveCount_ = 0;
+    double behindS_ = 0; // the largest known writer lag among the items
     bool running_ = false;
     QTextBrowser* details_;
     QLabel* consequences_;
     QCheckBox* alive_;
+    QCheckBox* clock_;
     QLabel* status_;
     QTextBrowser* outcomes_;
     QPushButton* confirm_;

@@ -168,6 +168,31 @@ HolderParts splitHolder(const QString& holder, LeaseTableConfig::HolderFormat fo
     return p;
 }
 
+namespace {
+// One observation of the writer's clock at an instant known to lie in (prevNow, now]: narrows the
+// estimate when it agrees with the earlier ones, replaces it when the clock has moved (a step).
+void observeWriterClock(LeaseTrack& t, double writerTime, double now, double prevNow)
+{
+    const double lo = writerTime - now, hi = writerTime - prevNow;
+    if (t.offsetLo && t.offsetHi && lo <= *t.offsetHi && hi >= *t.offsetLo) {
+        t.offsetLo = std::max(*t.offsetLo, lo);
+        t.offsetHi = std::min(*t.offsetHi, hi);
+    } else {
+        t.offsetLo = lo;
+        t.offsetHi = hi;
+    }
+}
+} // namespace
+
+double writerClockSkew(const LeaseTrack& t, double slackS)
+{
+    if (t.offsetLo && *t.offsetLo > slackS)
+        return *t.offsetLo;
+    if (t.offsetHi && *t.offsetHi < -slackS)
+        return *t.offsetHi;
+    return 0;
+}
+
 void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow, Sighting sighting)
 {
     const bool existing = sighting == Sighting::Existing;
@@ -191,6 +216,14 @@ void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow
         t.watchSince = now;
         t.lastRenewal.reset();
         t.ttlUpper.reset();
+        t.takeSpan.reset();
+        // Not there (or another holder's) at prevNow, there now: taken in between, at taken-at on
+        // the writer's clock.
+        if (sighting != Sighting::FirstRefresh && prevNow > 0 && row.takenAt) {
+            observeWriterClock(t, *row.takenAt, now, prevNow);
+            if (row.expiresAt && *row.expiresAt >= *row.takenAt)
+                t.takeSpan = *row.expiresAt - *row.takenAt;
+        }
         if (row.takenAt && row.expiresAt && *row.expiresAt >= *row.takenAt) {
             const double span = *row.expiresAt - *row.takenAt;
             // Taken since the previous refresh: nothing can have renewed it yet, so the span is the TTL.
@@ -216,6 +249,9 @@ void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow
             t.ttl = std::max(t.ttl.value_or(0.0), lowerBound);
         t.lastRenewal = *row.expiresAt - *t.ttl;
         t.watchSince = now;
+        // The renewal wrote now + TTL on the writer's clock, between prevNow and now.
+        if (t.takeSpan && prevNow > 0)
+            observeWriterClock(t, *row.expiresAt - *t.takeSpan, now, prevNow);
     }
     t.row = row;
 }

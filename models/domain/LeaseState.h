@@ -71,7 +71,18 @@ struct LeaseTrack
     std::optional<double> takenOverAt;
     QString previousHolder;
     int renewalsSeen = 0;
+    // The writer's clock minus the server's, bounded by what the console saw: a take seen between
+    // two refreshes happened between their server times, and its taken-at is the writer's clock
+    // then; a renewal's new expiry minus the TTL of an observed take, likewise. Meaningful only for
+    // writers on the application's clock (LeaseTableConfig::writerUsesAppClock).
+    std::optional<double> takeSpan;   // expires − taken of a take the console saw happen
+    std::optional<double> offsetLo;   // writer − server >= this
+    std::optional<double> offsetHi;   // writer − server <= this
 };
+
+// Seconds the writer's clock is known to run ahead (> 0) or behind (< 0) the server's, beyond the
+// slack of one statement; 0 when not known to be off.
+double writerClockSkew(const LeaseTrack& t, double slackS = 1.0);
 
 enum class Sighting {
     FirstRefresh, // the console's first look: the row's history is unknown

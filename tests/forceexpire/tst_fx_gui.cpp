@@ -235,6 +235,52 @@ private Q_SLOTS:
         QVERIFY(waitForBackgroundWork(std::chrono::seconds(10)));
     }
 
+    // A writer on the application's clock 30 s behind the server takes a 20 s lease: by the
+    // server's clock it expired 10 s ago. The console sees the take happen, estimates the writer's
+    // offset, says so (a behind-clock finding, the stale card says why it may only look expired),
+    // and force-expire asks for a confirmation naming the offset.
+    void writerBehindNeedsItsOwnConfirmation()
+    {
+        test::TestDatabase db("fx_behind");
+        db.exec(kLeasesDdl);
+        PollerConfig cfg = monitorConfig(db.dsn(), true);
+        cfg.leases.writerUsesAppClock = true;
+        Monitor monitor(cfg);
+        ui::LeasesView view(monitor.leases());
+        ui::LeaseActions actions(&view, &monitor, nullptr);
+        view.show();
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.lastSnapshot().ok, 10000);
+        db.exec("INSERT INTO leases VALUES ('nightly', 'slow-clock:9:aa', now() - interval '30 s', "
+                "now() - interval '10 s')");
+        QTRY_COMPARE_WITH_TIMEOUT(view.table()->model()->rowCount(), 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.leases()->writerSkewAt(0) < -25, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (int i = 0; i < monitor.findings()->rowCount(); ++i)
+                    if (monitor.findings()->finding(i).kind == FindingKind::WriterClockSkew)
+                        return true;
+                return false;
+            }(),
+            5000);
+
+        view.table()->selectRow(0);
+        actions.forceExpireAction()->trigger();
+        QTRY_VERIFY(actions.dialog() && actions.dialog()->isVisible());
+        ui::ForceExpireDialog* dlg = actions.dialog();
+        QVERIFY(dlg->clockCheckBox()->isVisible());
+        QVERIFY(!dlg->confirmButton()->isEnabled());
+        if (dlg->aliveCheckBox()->isVisible())
+            dlg->aliveCheckBox()->click();
+        QVERIFY(!dlg->confirmButton()->isEnabled()); // the clock confirmation is its own
+        dlg->clockCheckBox()->click();
+        QVERIFY(dlg->confirmButton()->isEnabled());
+        const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+        QDir().mkpath(shots);
+        dlg->grab().save(shots + "/test-force-expire-writer-behind.png");
+        dlg->close();
+    }
+
     void operatorModeOffDisablesTheAction()
     {
         test::TestDatabase db("fx_gui_off");

@@ -85,6 +85,36 @@ private Q_SLOTS:
     }
 
     // A holder renews every TTL/4 and then crashes: held → renewal overdue → stale, in that order.
+    // A writer on the application's clock: a take seen between two refreshes happened between their
+    // server times, so its taken-at bounds the writer's offset; renewals after an observed take too.
+    void writerClockOffsetInBothDirections()
+    {
+        // Behind by 30 s: taken at (server) 1000.5, written as 970.5.
+        LeaseTrack behind;
+        observeLease(behind, {QStringLiteral("a"), QStringLiteral("h:1:aa"), 970.5, 990.5}, 1001, 1000, Sighting::NewRow);
+        QVERIFY(writerClockSkew(behind) < -29);
+        QVERIFY(writerClockSkew(behind) >= -30.5);
+        // Its renewal at (server) 1005.5 writes 975.5 + 20: still behind, the estimate narrows.
+        LeaseRow renewed{QStringLiteral("a"), QStringLiteral("h:1:aa"), 970.5, 995.5};
+        observeLease(behind, renewed, 1006, 1005, Sighting::Existing);
+        QVERIFY(writerClockSkew(behind) < -29);
+
+        // Ahead by 10 s.
+        LeaseTrack ahead;
+        observeLease(ahead, {QStringLiteral("b"), QStringLiteral("h:2:bb"), 1010.5, 1030.5}, 1001, 1000, Sighting::NewRow);
+        QVERIFY(writerClockSkew(ahead) > 9);
+
+        // In step (the database's clock, or NTP): nothing to say.
+        LeaseTrack inStep;
+        observeLease(inStep, {QStringLiteral("c"), QStringLiteral("h:3:cc"), 1000.4, 1020.4}, 1001, 1000, Sighting::NewRow);
+        QCOMPARE(writerClockSkew(inStep), 0.0);
+
+        // Seen on the console's first refresh: when it was taken is unknown, so is the offset.
+        LeaseTrack first;
+        observeLease(first, {QStringLiteral("d"), QStringLiteral("h:4:dd"), 900, 920}, 1001, 0, Sighting::FirstRefresh);
+        QCOMPARE(writerClockSkew(first), 0.0);
+    }
+
     void crashedHolderGoesOverdueThenStale()
     {
         const double ttl = 8;
