@@ -2,6 +2,7 @@
 
 #include "pg/PgHandles.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -258,17 +259,36 @@ ProfileStore::ProfileStore(QString path)
 std::optional<QString> ProfileStore::load()
 {
     profiles_.clear();
+    keptAside_.clear();
+    unsaveable_.clear();
     QFile f(path_);
     if (!f.exists())
         return std::nullopt;
-    if (!f.open(QIODevice::ReadOnly))
+    if (!f.open(QIODevice::ReadOnly)) {
+        unsaveable_ = QStringLiteral("%1 could not be read, so it is not overwritten").arg(path_);
         return QStringLiteral("cannot read %1: %2").arg(path_, f.errorString());
+    }
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (pe.error != QJsonParseError::NoError || !doc.isObject())
-        return QStringLiteral("%1 is not valid profile JSON (%2 at offset %3); fix or move it away")
-            .arg(path_, pe.errorString())
-            .arg(pe.offset);
+    f.close();
+    if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
+        const QString why = pe.error != QJsonParseError::NoError
+                                ? QStringLiteral("%1 at offset %2").arg(pe.errorString()).arg(pe.offset)
+                                : QStringLiteral("not a JSON object");
+        // Never overwritten by the next save: the operator's profiles may be recoverable by hand.
+        const QString aside =
+            path_ + QStringLiteral(".broken-") + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+        if (QFile::rename(path_, aside)) {
+            keptAside_ = aside;
+            return QStringLiteral("%1 is not valid profile JSON (%2). It was kept as %3 and the console starts "
+                                  "without profiles; repair that file and move it back to restore them.")
+                .arg(path_, why, aside);
+        }
+        unsaveable_ = QStringLiteral("%1 is not valid profile JSON and could not be moved aside").arg(path_);
+        return QStringLiteral("%1 is not valid profile JSON (%2) and could not be moved aside; profiles will not "
+                              "be saved until it is repaired or removed.")
+            .arg(path_, why);
+    }
     for (const QJsonValue& v : doc.object().value(QStringLiteral("profiles")).toArray())
         profiles_.append(Profile::fromJson(v.toObject()));
     return std::nullopt;
@@ -276,6 +296,8 @@ std::optional<QString> ProfileStore::load()
 
 std::optional<QString> ProfileStore::save() const
 {
+    if (!unsaveable_.isEmpty())
+        return unsaveable_ + QStringLiteral(": nothing was saved");
     QJsonArray arr;
     for (const Profile& p : profiles_) {
         if (auto bad = p.validate())

@@ -65,10 +65,14 @@ public:
     explicit ProfileStore(QString path = defaultPath());
 
     const QString& path() const { return path_; }
-    // Reads the file; a missing file is an empty store. Returns a one-line error otherwise.
+    // Reads the file; a missing file is an empty store. Returns a one-line error otherwise. A file
+    // that is not valid profile JSON (corrupt, truncated) is never overwritten: it is moved aside to
+    // "<path>.broken-<yyyyMMdd-HHmmss>" (keptAside()) and the store starts empty; if it cannot be
+    // moved, save() refuses until it is fixed.
     std::optional<QString> load();
     // Writes atomically (QSaveFile); refuses a profile that fails validate().
     std::optional<QString> save() const;
+    QString keptAside() const { return keptAside_; }
 
     const QList<Profile>& profiles() const { return profiles_; }
     std::optional<Profile> find(const QString& name) const;
@@ -78,6 +82,8 @@ public:
 private:
     QString path_;
     QList<Profile> profiles_;
+    QString keptAside_;
+    QString unsaveable_; // why save() refuses (a broken file that could not be moved aside)
 };
 
 } // namespace lw

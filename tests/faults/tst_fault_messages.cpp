@@ -288,6 +288,26 @@ private Q_SLOTS:
                 5000));
     }
 
+    // Issue 26, point 5: a role whose statement_timeout is forced to 1 ms (ALTER ROLE … SET). The
+    // console's own bound comes with the connection (startup options outrank role settings), so
+    // its statements run to their own deadline and the refresh works.
+    void roleStatementTimeoutForcedLowStillRefreshes()
+    {
+        test::execSql(srv_->dsn(), "DROP ROLE IF EXISTS lw_1ms; CREATE ROLE lw_1ms LOGIN; GRANT pg_monitor TO "
+                                   "lw_1ms; ALTER ROLE lw_1ms SET statement_timeout = '1ms'");
+        const QString dsn = expand("host=127.0.0.1 port=%PORT% user=lw_1ms dbname=postgres");
+        QCOMPARE(fault::query(srv_->dsn(), "SELECT array_to_string(setconfig, ',') FROM pg_db_role_setting "
+                                           "WHERE setrole = 'lw_1ms'::regrole"),
+                 std::optional<QString>(QStringLiteral("statement_timeout=1ms")));
+        PollerConfig cfg = configFor(dsn);
+        Poller p(cfg);
+        for (int i = 0; i < 3; ++i) {
+            const Snapshot s = p.refreshOnce();
+            QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+            QCOMPARE(s.server.user, QStringLiteral("lw_1ms"));
+        }
+    }
+
     // Issue 26, points 1 and 5: a console that was connected loses its session while every slot
     // is taken. It is itself one of the victims: it says that it cannot get a connection and why
     // (the cause it can tell: too many connections), and past the threshold that is a critical card.

@@ -120,6 +120,49 @@ private Q_SLOTS:
         QVERIFY(missing.profiles().isEmpty());
     }
 
+    // A corrupt or truncated profiles.json is kept aside, never overwritten by the next save.
+    void brokenFileIsKeptAsideNotOverwritten()
+    {
+        for (const QByteArray& bytes : {QByteArray("{\"version\": 1, \"profiles\": [{\"name\": \"prod\", \"ds"),
+                                        QByteArray("\x00\x00\x00"), QByteArray("[]")}) {
+            QTemporaryDir dir;
+            const QString path = dir.path() + "/profiles.json";
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+            f.close();
+            ProfileStore store(path);
+            QVERIFY(store.load().has_value());
+            QVERIFY(store.profiles().isEmpty());
+            QVERIFY(store.keptAside().startsWith(path + ".broken-"));
+            QFile kept(store.keptAside());
+            QVERIFY(kept.open(QIODevice::ReadOnly));
+            QCOMPARE(kept.readAll(), bytes); // exactly what was there
+            Profile p;
+            p.name = QStringLiteral("new");
+            p.dsn = QStringLiteral("host=db1 dbname=app");
+            store.upsert(p);
+            QCOMPARE(store.save(), std::nullopt); // a fresh file; the broken one stays aside
+            QVERIFY(QFile::exists(store.keptAside()));
+            ProfileStore again(path);
+            QCOMPARE(again.load(), std::nullopt);
+            QCOMPARE(again.profiles().size(), 1);
+        }
+    }
+
+    // A broken file that cannot be moved aside (its directory is not writable) is not overwritten.
+    void brokenFileThatCannotMoveIsNeverSaved()
+    {
+        ProfileStore store(QStringLiteral("/proc/self/status")); // exists, not JSON, cannot be renamed
+        QVERIFY(store.load().has_value());
+        QVERIFY(store.keptAside().isEmpty());
+        Profile p;
+        p.name = QStringLiteral("new");
+        p.dsn = QStringLiteral("host=db1 dbname=app");
+        store.upsert(p);
+        QVERIFY(store.save().has_value());
+    }
+
     void commandLineUsesAProfile()
     {
         QTemporaryDir dir;
