@@ -108,6 +108,8 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     ho.maxBytes = qint64(historyMb) * 1024 * 1024;
     c.recorder = std::make_unique<HistoryRecorder>(ho);
     if (c.recorder->isOpen()) {
+        if (!c.recorder->notice().isEmpty())
+            w->showNotice(c.recorder->notice(), 60000, true);
         connect(c.monitor.get(), &Monitor::refreshed, c.recorder.get(), &HistoryRecorder::record);
         c.reader = std::make_unique<HistoryReader>(c.recorder->path());
         // The pool charts scroll back into what was recorded before this start (the last hour:

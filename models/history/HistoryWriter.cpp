@@ -8,6 +8,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QSqlError>
@@ -70,15 +71,45 @@ HistoryWriter::HistoryWriter(HistoryOptions o)
     leases_.setWriterUsesAppClock(opts_.writerUsesAppClock);
     pool_.setAnalysisConfig(opts_.analysis);
 
-    QDir().mkpath(QFileInfo(opts_.path).absolutePath());
-    conn_ = std::make_unique<SqliteConnection>(opts_.path, false, QStringLiteral("history-writer"));
-    if (!conn_->isOpen()) {
-        error_ = conn_->errorString();
+    if (!QDir().mkpath(QFileInfo(opts_.path).absolutePath())) {
+        error_ = QStringLiteral("cannot create the history directory %1").arg(QFileInfo(opts_.path).absolutePath());
         return;
     }
+    const auto openStore = [this] {
+        error_.clear();
+        conn_ = std::make_unique<SqliteConnection>(opts_.path, false, QStringLiteral("history-writer"));
+        if (!conn_->isOpen()) {
+            error_ = conn_->errorString();
+            return false;
+        }
+        QSqlDatabase db = conn_->db();
+        return configureWriter(db, &error_) && createSchema(db, &error_);
+    };
+    if (!openStore()) {
+        // A damaged store (not a database, malformed) is never deleted nor written over: it is kept
+        // aside for whoever wants to look at it, and recording starts again in a new store.
+        const bool damaged = error_.contains(QLatin1String("not a database"), Qt::CaseInsensitive) ||
+                             error_.contains(QLatin1String("malformed"), Qt::CaseInsensitive);
+        if (!damaged)
+            return;
+        const QString why = error_;
+        conn_.reset();
+        const QString aside = opts_.path + QStringLiteral(".damaged-") +
+                              QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+        if (!QFile::rename(opts_.path, aside)) {
+            error_ = QStringLiteral("the history store %1 is damaged (%2) and cannot be moved aside").arg(opts_.path, why);
+            return;
+        }
+        for (const char* suffix : {"-wal", "-shm"})
+            QFile::rename(opts_.path + QLatin1String(suffix), aside + QLatin1String(suffix));
+        keptAside_ = aside;
+        notice_ = QStringLiteral("The history store %1 was damaged (%2). It was kept as %3, and recording "
+                                 "started again in a new store.")
+                      .arg(opts_.path, why, aside);
+        if (!openStore())
+            return;
+    }
     QSqlDatabase db = conn_->db();
-    if (!configureWriter(db, &error_) || !createSchema(db, &error_))
-        return;
     QSqlQuery q(db);
     auto setMeta = [&](const QString& k, const QString& v) {
         q.prepare(QStringLiteral("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"));
@@ -702,6 +733,7 @@ HistoryRecorder::HistoryRecorder(HistoryOptions o, QObject* parent) : QObject(pa
             open_ = writer_->isOpen();
             error_ = writer_->errorString();
             path_ = writer_->path();
+            notice_ = writer_->notice();
         },
         Qt::BlockingQueuedConnection);
 }

@@ -64,6 +64,9 @@ public:
     bool isOpen() const { return open_; }
     QString errorString() const { return error_; }
     QString path() const { return opts_.path; }
+    // A damaged store found at open was moved here (never deleted) and a new one started.
+    QString keptAside() const { return keptAside_; }
+    QString notice() const { return notice_; } // what to tell the operator about that, once
 
     // Records one refresh in one transaction, then runs one retention step. False on a write error
     // (the refresh is then missing from the history; the next one is recorded normally).
@@ -115,6 +118,8 @@ private:
     std::unique_ptr<SqliteConnection> audit_;
     bool open_ = false;
     QString error_;
+    QString keptAside_;
+    QString notice_;
     Stats stats_;
 
     // What the store says now, so unchanged things cost nothing.
@@ -153,6 +158,7 @@ public:
     bool isOpen() const { return open_; }
     QString errorString() const { return error_; }
     QString path() const { return path_; }
+    QString notice() const { return notice_; } // e.g. a damaged store kept aside and replaced
     int skipped() const { return skipped_.load(); }
     // Blocks until every snapshot handed over so far is written (tests, export of the last minute).
     void flush();
@@ -167,6 +173,7 @@ private:
     std::unique_ptr<HistoryWriter> writer_;
     QString path_;
     QString error_;
+    QString notice_;
     bool open_ = false;
     int maxQueued_;
     std::atomic<int> queued_{0};

@@ -375,6 +375,51 @@ private Q_SLOTS:
         QCOMPARE(states.value(QStringLiteral("leases")), LeaseState::Stale);
     }
 
+    // A damaged store (garbage, or a real store cut short) is kept aside, byte for byte, and
+    // recording goes on in a new one; a damaged bundle says what it is and is left alone.
+    void damagedStoreIsKeptAsideAndReplaced()
+    {
+        // A real store, then cut to its first page: the schema points at pages that are gone.
+        const QString real = file(QStringLiteral("real.sqlite"));
+        {
+            HistoryWriter w(options(real));
+            SnapshotSpec sp;
+            for (int i = 0; i < 200; ++i)
+                sp.leases.push_back(lease(QStringLiteral("job-%1").arg(i), "h:1:a", 990, 4000));
+            QVERIFY(w.write(makeSnapshot(sp)));
+        }
+        QFile cut(real);
+        QVERIFY(cut.open(QIODevice::ReadOnly));
+        const QByteArray firstPage = cut.read(4096);
+        cut.close();
+        QFile::remove(real + "-wal");
+        QFile::remove(real + "-shm");
+
+        for (const QByteArray& bytes : {QByteArray("this is not a database, just text\n").repeated(300), firstPage}) {
+            const QString path = file(QStringLiteral("damaged.sqlite"));
+            QFile::remove(path);
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+            f.close();
+            HistoryReader bundle(path); // opened as a bundle: says so, touches nothing
+            QVERIFY(!bundle.isOpen());
+            QVERIFY(!bundle.errorString().isEmpty());
+            QVERIFY(QFile::exists(path));
+
+            HistoryWriter w(options(path));
+            QVERIFY2(w.isOpen(), qPrintable(w.errorString()));
+            QVERIFY(w.keptAside().startsWith(path + ".damaged-"));
+            QFile kept(w.keptAside());
+            QVERIFY(kept.open(QIODevice::ReadOnly));
+            QCOMPARE(kept.readAll(), bytes);
+            SnapshotSpec sp;
+            sp.leases = {lease("job", "h:1:a", 990, 4000)};
+            QVERIFY(w.write(makeSnapshot(sp)));
+            QFile::remove(w.keptAside());
+        }
+    }
+
     void failedRefreshIsAGap()
     {
         const QString path = file(QStringLiteral("failed.sqlite"));
