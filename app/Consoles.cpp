@@ -26,6 +26,7 @@
 #include <QMessageBox>
 #include <QTableView>
 #include <QTabWidget>
+#include <QTime>
 #include <QTimer>
 
 namespace lw::app {
@@ -111,6 +112,17 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
         if (!c.recorder->notice().isEmpty())
             w->showNotice(c.recorder->notice(), 60000, true);
         connect(c.monitor.get(), &Monitor::refreshed, c.recorder.get(), &HistoryRecorder::record);
+        connect(c.recorder.get(), &HistoryRecorder::recordingChanged, w, [w](bool recording, const QString& why) {
+            if (recording)
+                w->showNotice(tr("History recording resumed at %1.")
+                                  .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss"))),
+                              30000);
+            else // stays up until recording resumes: monitoring goes on, the history has a gap
+                w->showNotice(tr("History recording paused since %1: %2. Monitoring goes on; recording "
+                                 "resumes by itself when the store can be written again.")
+                                  .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), why),
+                              24 * 3600 * 1000, true);
+        });
         c.reader = std::make_unique<HistoryReader>(c.recorder->path());
         // The pool charts scroll back into what was recorded before this start (the last hour:
         // replaying more would hold up the window).

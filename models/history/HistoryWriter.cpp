@@ -759,8 +759,12 @@ void HistoryRecorder::record(const Snapshot& s)
     QMetaObject::invokeMethod(
         worker_,
         [this, s] {
-            writer_->write(s);
+            const bool ok = writer_->write(s);
             queued_.fetch_sub(1);
+            if (ok != writing_) {
+                writing_ = ok;
+                Q_EMIT recordingChanged(ok, ok ? QString() : writer_->errorString());
+            }
         },
         Qt::QueuedConnection);
 }

@@ -167,6 +167,12 @@ public:
 public Q_SLOTS:
     void record(const lw::Snapshot& s);
 
+Q_SIGNALS:
+    // Writing stopped (a full disk, a store gone read-only: `why`) or works again. While stopped,
+    // each refresh is tried again, so recording resumes by itself once space returns; monitoring
+    // never waits for it. Emitted from the writer's thread.
+    void recordingChanged(bool recording, const QString& why);
+
 private:
     QThread thread_;
     QObject* worker_ = nullptr; // lives on thread_
@@ -178,6 +184,7 @@ private:
     int maxQueued_;
     std::atomic<int> queued_{0};
     std::atomic<int> skipped_{0};
+    bool writing_ = true; // the last write succeeded (writer thread only)
 };
 
 } // namespace lw
