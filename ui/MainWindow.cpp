@@ -287,7 +287,22 @@ void MainWindow::onRefreshed(const Snapshot& s)
                                                : tr("kB: size of this refresh's results in memory (over a Unix "
                                                     "socket the bytes received are not counted)"));
         // The footprint budget: the interval actually used and the server time it is judged by.
-        if (s.effectiveIntervalMs > 0)
+        const int asked = monitor_->config().intervalMs;
+        if (s.effectiveIntervalMs > asked && asked > 0) {
+            // Stretched: a big table costs more server time than the budget allows at the asked rate.
+            text += tr(" · every %1 s, stretched from %2 s by the footprint budget")
+                        .arg(s.effectiveIntervalMs / 1000.0, 0, 'f', 1)
+                        .arg(asked / 1000.0, 0, 'f', 1);
+            refreshLabel_->setToolTip(
+                refreshLabel_->toolTip() +
+                tr("\nRefreshes are stretched by the footprint budget: one takes %1 ms of server time and the "
+                   "console may use %2 % of it, so it refreshes every %3 s instead of every %4 s.")
+                    .arg(s.serverMs, 0, 'f', 0)
+                    .arg(monitor_->config().serverTimeBudget * 100, 0, 'g', 3)
+                    .arg(s.effectiveIntervalMs / 1000.0, 0, 'f', 1)
+                    .arg(asked / 1000.0, 0, 'f', 1));
+        }
+        else if (s.effectiveIntervalMs > 0)
             text += tr(" · every %1 s, server ≤ %2 ms/refresh")
                         .arg(s.effectiveIntervalMs / 1000.0, 0, 'f', 1)
                         .arg(s.serverMs, 0, 'f', 1);
