@@ -3,6 +3,7 @@
 // and stops it at the end, failed or not.
 #include "BouncerSupport.h"
 #include "ConsoleSupport.h"
+#include "Monitor.h"
 #include "Poller.h"
 #include "TestCluster.h"
 #include "pgbouncer/PgBouncerMonitor.h"
@@ -260,6 +261,35 @@ private Q_SLOTS:
     // The pools model under QAbstractItemModelTester across live refreshes of PgBouncerMonitor (its
     // worker thread): pools appear, change in place and go, never a reset; then PgBouncer restarts
     // and the monitor reconnects.
+    // Issue 26, point 6: the PgBouncer admin console goes away (the bouncer stops) while both are
+    // watched: its side says why, the database's own monitoring goes on untouched, and the
+    // PgBouncer side comes back by itself when the bouncer does.
+    void adminConsoleGoingAwayIsSaidAndComesBack()
+    {
+        test::TestDatabase db("pgb_gone");
+        test::BouncerProcess bouncer;
+        BouncerConfig bc = adminConfig(bouncer);
+        bc.intervalMs = 200;
+        PgBouncerMonitor m(bc);
+        Monitor cluster(test::pollerConfig(db.dsn(), 200));
+        m.accompany(&cluster);
+        cluster.start();
+        m.start();
+        QTRY_VERIFY_WITH_TIMEOUT(m.lastSnapshot().ok && cluster.lastSnapshot().ok, 10000);
+
+        bouncer.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!m.lastSnapshot().ok, 15000);
+        QVERIFY(m.lastSnapshot().error.isError());
+        QVERIFY(m.lastSnapshot().error.needsReconnect()); // lost, not a configuration problem
+        const quint64 seq = cluster.lastSnapshot().seq;
+        QTRY_VERIFY_WITH_TIMEOUT(cluster.lastSnapshot().seq > seq + 2, 10000);
+        QVERIFY(cluster.lastSnapshot().ok); // the database is watched as before
+        QVERIFY(!cluster.outage());
+
+        bouncer.start();
+        QTRY_VERIFY_WITH_TIMEOUT(m.lastSnapshot().ok, 40000);
+    }
+
     void modelAcrossRefreshesAndRestart()
     {
         test::TestDatabase a("pgb_model_a"), b("pgb_model_b");
