@@ -3,6 +3,7 @@
 #include "Findings.h"
 #include "LeaseModel.h"
 #include "SnapshotFormat.h"
+#include "domain/Secrets.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
@@ -22,6 +23,8 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         "                                         simulated workload\n"
         "  leasewatch snapshot PROFILE|DSN [--json]  print one refresh and exit (no display needed)\n"
         "  leasewatch watch PROFILE|DSN [--json]  print it again at every refresh (no display needed)\n"
+        "  leasewatch record PROFILE|DSN...      record each database's history continuously, headless\n"
+        "                                         (systemd: leasewatch-record@PROFILE.service)\n"
         "  leasewatch expire PROFILE|DSN NAME --holder HOLDER\n"
         "                                         force-expire a stale lease (operator mode only); exit 0\n"
         "                                         only when the lease was expired\n\n"
@@ -116,6 +119,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         return inv;
     }
     QStringList pos = p.positionalArguments();
+    QStringList recordNames;
     auto fail = [&](const QString& msg) {
         inv.mode = Invocation::Mode::Error;
         inv.error = msg;
@@ -129,6 +133,13 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
             return fail(QStringLiteral("%1 needs exactly one profile name or DSN (leasewatch %1 \"host=… "
                                        "dbname=…\")")
                             .arg(verb));
+    } else if (verb == QLatin1String("record")) {
+        inv.mode = Invocation::Mode::Record;
+        pos.removeFirst();
+        if (pos.isEmpty())
+            return fail(QStringLiteral("record needs one or more profile names or DSNs (leasewatch record PROFILE…)"));
+        recordNames = pos;
+        pos = {pos.first()}; // the options below are built for the first; the others follow it
     } else if (verb == QLatin1String("expire")) {
         inv.mode = Invocation::Mode::Expire;
         pos.removeFirst();
@@ -217,6 +228,26 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         inv.quitAfterS = 5;
     }
     inv.config.connect.dsn = inv.dsn;
+    for (const QString& name : recordNames) {
+        // A stored profile brings its own settings; a DSN takes the options of the command line.
+        Invocation::RecordTarget t;
+        const std::optional<Profile> prof = profiles ? profiles->find(name) : std::nullopt;
+        if (prof) {
+            t.config = prof->toPollerConfig();
+            t.label = prof->name;
+            t.storeName = prof->name;
+            t.historyDays = prof->historyDays;
+            t.historyMb = prof->historyMb;
+        } else {
+            t.config = inv.config;
+            t.config.connect.dsn = name;
+            t.label = redactDsn(name);
+            t.storeName = dsnStoreName(name);
+        }
+        if (auto bad = pg::validateDsn(t.config.connect.dsn))
+            return fail(QStringLiteral("%1: %2").arg(t.label, bad->toDisplayString()));
+        inv.records.push_back(std::move(t));
+    }
     if (inv.mode == Invocation::Mode::Gui || inv.mode == Invocation::Mode::Snapshot ||
         inv.mode == Invocation::Mode::Watch || inv.mode == Invocation::Mode::Expire) {
         if (auto bad = pg::validateDsn(inv.dsn)) {

@@ -21,6 +21,7 @@ struct Invocation
         Snapshot,
         Watch,
         Expire,
+        Record, // headless recorder: one or more databases, each into its history store
         Help,
         Version,
         Error,
@@ -39,6 +40,17 @@ struct Invocation
     double quitAfterS = 0; // --quit-after S: quit by itself (demo capture, smoke checks)
     QString error;         // Mode::Error: one line
     QString helpText;
+
+    // record: each database to record, resolved like the window resolves a profile or a DSN.
+    struct RecordTarget
+    {
+        QString label;     // what logs and the store's metadata name it (a DSN without its password)
+        QString storeName; // the history store's name: the profile's, or a hash of the DSN
+        PollerConfig config;
+        int historyDays = 7;
+        int historyMb = 200;
+    };
+    std::vector<RecordTarget> records;
 };
 
 // `profiles`: the stored profiles a PROFILE argument may name (nullptr: DSNs only).

@@ -124,16 +124,24 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
                               24 * 3600 * 1000, true);
         });
         c.reader = std::make_unique<HistoryReader>(c.recorder->path());
-        // The pool charts scroll back into what was recorded before this start (the last hour:
-        // replaying more would hold up the window).
-        if (c.reader->isOpen()) {
-            const auto range = c.reader->range();
-            if (!range.isEmpty())
-                loadPoolHistory(*c.reader, *w->poolView()->history(), std::max(range.from, range.to - 3600),
-                                range.to);
-        }
+    } else if (c.recorder->takenBy() > 0) {
+        // `leasewatch record` writes this profile's store: the window reads that instead of writing
+        // a second history, and so shows the past it did not see.
+        w->showNotice(tr("History is recorded by a running `leasewatch record` (pid %1); this window shows what "
+                         "it records.")
+                          .arg(c.recorder->takenBy()),
+                      60000);
+        c.reader = std::make_unique<HistoryReader>(ho.path);
+        c.recorder.reset();
     } else {
         w->showNotice(tr("History is not recorded: %1").arg(c.recorder->errorString()), 60000, true);
+    }
+    // The pool charts scroll back into what was recorded before this start (the last hour:
+    // replaying more would hold up the window).
+    if (c.reader && c.reader->isOpen()) {
+        const auto range = c.reader->range();
+        if (!range.isEmpty())
+            loadPoolHistory(*c.reader, *w->poolView()->history(), std::max(range.from, range.to - 3600), range.to);
     }
     addTimeline(c);
     connect(w, &ui::MainWindow::exportBundleRequested, this, [this, w] { askExport(w); });
@@ -218,28 +226,39 @@ ui::MainWindow* Consoles::openBundle(const QString& file, QString* error)
     return add(std::move(c), title);
 }
 
+QString Consoles::storePath(Console& c)
+{
+    if (c.recorder && c.recorder->isOpen()) {
+        c.recorder->flush(); // the last refreshes too
+        return c.recorder->path();
+    }
+    // Written by `leasewatch record`: the store this live window reads (not a bundle's window).
+    const bool live = c.monitor && !c.monitor->isRecorded();
+    return live && c.reader && c.reader->isOpen() ? c.reader->path() : QString();
+}
+
 ui::MainWindow* Consoles::browseHistory(int i, QString* error)
 {
     Console& c = open_.at(size_t(i));
-    if (!c.recorder || !c.recorder->isOpen()) {
+    const QString store = storePath(c);
+    if (store.isEmpty()) {
         if (error)
             *error = tr("this console records no history");
         return nullptr;
     }
-    c.recorder->flush();
-    return openBundle(c.recorder->path(), error); // the store opens read-only like a bundle
+    return openBundle(store, error); // the store opens read-only like a bundle
 }
 
 bool Consoles::exportBundle(int i, const QString& file, double t0, double t1, QString* error)
 {
     Console& c = open_.at(size_t(i));
-    if (!c.recorder || !c.recorder->isOpen()) {
+    const QString store = storePath(c);
+    if (store.isEmpty()) {
         if (error)
             *error = tr("this console records no history");
         return false;
     }
-    c.recorder->flush(); // the last refreshes too
-    return HistoryReader(c.recorder->path()).exportBundle(file, t0, t1, {}, error);
+    return HistoryReader(store).exportBundle(file, t0, t1, {}, error);
 }
 
 void Consoles::askExport(ui::MainWindow* w)

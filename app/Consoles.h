@@ -68,6 +68,7 @@ private:
         std::unique_ptr<HistoryReader> reader;     // the lease timeline's (the store, or the bundle)
     };
     ui::MainWindow* add(Console c, const QString& title);
+    static QString storePath(Console& c); // the live store this console records or reads, or ""
     void addTimeline(Console& c);
     void askExport(ui::MainWindow* w);
     void askOpenBundle(ui::MainWindow* w);

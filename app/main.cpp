@@ -7,6 +7,8 @@
 #include "Demo.h"
 #include "Headless.h"
 #include "MainWindow.h"
+#include "QuitOnSignals.h"
+#include "Recorder.h"
 #include "Monitor.h"
 
 #include <QApplication>
@@ -14,17 +16,10 @@
 #include <QMessageBox>
 #include <QTextStream>
 
-#include <QSocketNotifier>
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include <csignal>
-#include <sys/socket.h>
-#include <unistd.h>
-
 namespace {
-
-int g_signalFds[2] = {-1, -1};
 
 bool displayAvailable()
 {
@@ -66,6 +61,14 @@ int main(int argc, char** argv)
     case lw::app::Invocation::Mode::Error:
         err << "leasewatch: " << inv.error << "\n";
         return 2;
+    case lw::app::Invocation::Mode::Record: {
+        QCoreApplication app(argc, argv);
+        setIdentity();
+        if (profilesError)
+            err << "leasewatch: " << *profilesError << "\n";
+        err.flush();
+        return lw::app::runRecord(inv);
+    }
     case lw::app::Invocation::Mode::Snapshot:
     case lw::app::Invocation::Mode::Watch:
     case lw::app::Invocation::Mode::Expire: {
@@ -111,21 +114,8 @@ int main(int argc, char** argv)
         demo->configure(cfg);
         title = QStringLiteral("demo (throwaway cluster)");
     }
-    // Quit cleanly on SIGINT/SIGTERM so the demo cluster is removed: the handler only writes a byte
-    // to a pipe (async-signal-safe); the event loop reads it and quits.
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) == 0) {
-        auto* notifier = new QSocketNotifier(g_signalFds[1], QSocketNotifier::Read, &app);
-        QObject::connect(notifier, &QSocketNotifier::activated, &app, [] {
-            char c;
-            [[maybe_unused]] auto n = ::read(g_signalFds[1], &c, 1);
-            QCoreApplication::quit();
-        });
-        for (int sig : {SIGINT, SIGTERM, SIGHUP})
-            std::signal(sig, [](int) {
-                const char c = 1;
-                [[maybe_unused]] auto n = ::write(g_signalFds[0], &c, 1);
-            });
-    }
+    // Quit cleanly on SIGINT/SIGTERM so the demo cluster is removed.
+    lw::app::quitOnTerminationSignals();
 
     int rc = 0;
     {

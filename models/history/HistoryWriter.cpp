@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLockFile>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
@@ -73,6 +74,26 @@ HistoryWriter::HistoryWriter(HistoryOptions o)
 
     if (!QDir().mkpath(QFileInfo(opts_.path).absolutePath())) {
         error_ = QStringLiteral("cannot create the history directory %1").arg(QFileInfo(opts_.path).absolutePath());
+        return;
+    }
+    // One writer per store: a recorder (`leasewatch record`) and a window on the same profile
+    // would otherwise interleave their change rows. The lock is judged stale only when its
+    // process is gone (a recorder runs for days: age says nothing).
+    lock_ = std::make_unique<QLockFile>(opts_.path + QStringLiteral(".lock"));
+    lock_->setStaleLockTime(0);
+    if (!lock_->tryLock(0)) {
+        qint64 pid = 0;
+        QString host, app;
+        lock_->getLockInfo(&pid, &host, &app);
+        takenBy_ = pid;
+        error_ = lock_->error() == QLockFile::LockFailedError
+                     ? QStringLiteral("the history store %1 is being written by another Leasewatch (pid %2 on %3): "
+                                      "one writer per store")
+                           .arg(opts_.path)
+                           .arg(pid)
+                           .arg(host.isEmpty() ? QStringLiteral("this host") : host)
+                     : QStringLiteral("cannot lock the history store %1").arg(opts_.path);
+        lock_.reset();
         return;
     }
     const auto openStore = [this] {
@@ -734,6 +755,7 @@ HistoryRecorder::HistoryRecorder(HistoryOptions o, QObject* parent) : QObject(pa
             error_ = writer_->errorString();
             path_ = writer_->path();
             notice_ = writer_->notice();
+            takenBy_ = writer_->takenBy();
         },
         Qt::BlockingQueuedConnection);
 }

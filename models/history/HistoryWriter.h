@@ -26,6 +26,8 @@
 #include <functional>
 #include <memory>
 
+class QLockFile;
+
 namespace lw {
 
 struct PollerConfig;
@@ -67,6 +69,8 @@ public:
     // A damaged store found at open was moved here (never deleted) and a new one started.
     QString keptAside() const { return keptAside_; }
     QString notice() const { return notice_; } // what to tell the operator about that, once
+    // Another process writes this store (its pid): not opened.
+    qint64 takenBy() const { return takenBy_; }
 
     // Records one refresh in one transaction, then runs one retention step. False on a write error
     // (the refresh is then missing from the history; the next one is recorded normally).
@@ -120,6 +124,8 @@ private:
     QString error_;
     QString keptAside_;
     QString notice_;
+    std::unique_ptr<QLockFile> lock_;
+    qint64 takenBy_ = 0;
     Stats stats_;
 
     // What the store says now, so unchanged things cost nothing.
@@ -159,6 +165,7 @@ public:
     QString errorString() const { return error_; }
     QString path() const { return path_; }
     QString notice() const { return notice_; } // e.g. a damaged store kept aside and replaced
+    qint64 takenBy() const { return takenBy_; } // another process writes the store (not opened)
     int skipped() const { return skipped_.load(); }
     // Blocks until every snapshot handed over so far is written (tests, export of the last minute).
     void flush();
@@ -180,6 +187,7 @@ private:
     QString path_;
     QString error_;
     QString notice_;
+    qint64 takenBy_ = 0;
     bool open_ = false;
     int maxQueued_;
     std::atomic<int> queued_{0};

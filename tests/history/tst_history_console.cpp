@@ -39,6 +39,56 @@ class TestHistoryConsole : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Issue 27: `leasewatch record` already writes this profile's store (it holds the store's
+    // lock). A window opened on the profile does not write a second history: it says who records
+    // and shows what was recorded, from before it opened.
+    void windowReadsTheRecordersStore()
+    {
+        test::TestDatabase db("hist_recorded");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at "
+                "timestamptz)");
+        db.exec("INSERT INTO leases VALUES ('sweep', 'app-1:10:aa', now(), now() + interval '1 h')");
+        QTemporaryDir dir;
+        PollerConfig cfg;
+        cfg.connect.dsn = db.dsn();
+        cfg.intervalMs = 200;
+        HistoryOptions ho = HistoryOptions::forProfile(QStringLiteral("hist-rec"), cfg);
+        ho.path = QDir(dir.filePath("history")).filePath(QFileInfo(HistoryOptions::defaultPath("hist-rec")).fileName());
+        HistoryRecorder recorder(ho); // what `leasewatch record` runs
+        QVERIFY2(recorder.isOpen(), qPrintable(recorder.errorString()));
+        {
+            Poller p(cfg);
+            for (int i = 0; i < 3; ++i) {
+                recorder.record(p.refreshOnce());
+                QTest::qWait(250);
+            }
+        }
+        db.exec("UPDATE leases SET holder = 'app-2:20:bb', taken_at = now() WHERE name = 'sweep'");
+        {
+            Poller p(cfg);
+            recorder.record(p.refreshOnce());
+        }
+        recorder.flush();
+
+        ProfileStore store(dir.filePath("profiles.json"));
+        app::Consoles consoles(&store, nullptr);
+        consoles.setHistoryDir(dir.filePath("history"));
+        ui::MainWindow* w = consoles.open(cfg, QStringLiteral("hist-rec"));
+        QVERIFY(!consoles.recorder(0)); // no second writer
+        QVERIFY2(w->noticeText().contains(QString::number(QCoreApplication::applicationPid())),
+                 qPrintable(w->noticeText()));
+        auto* tl = w->findChild<ui::LeaseTimelineView*>("leaseTimeline");
+        QVERIFY(tl); // the recorded past is there
+        w->tabs()->setCurrentWidget(tl);
+        w->showLease(QStringLiteral("sweep"));
+        QTRY_VERIFY_WITH_TIMEOUT(tl->findChild<QTableView*>() && tl->findChild<QTableView*>()->model()->rowCount() >= 2,
+                                 5000); // taken by app-1, then by app-2: both before the window opened
+        const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+        QDir().mkpath(shots);
+        w->tabs()->setCurrentWidget(tl);
+        w->grab().save(shots + "/window-reads-recorder.png");
+    }
+
     void recordExportAndReopen()
     {
         test::TestDatabase db("hist_console");

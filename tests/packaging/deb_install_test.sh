@@ -110,6 +110,7 @@ expected=(
   usr/share/man/man1/leasewatch-sim.1.gz
   usr/share/doc/leasewatch/copyright
   usr/share/doc/leasewatch/changelog.gz
+  "usr/lib/systemd/user/leasewatch-record@.service"
 )
 for size in 16 22 24 32 48 64 128 256; do
   expected+=("usr/share/icons/hicolor/${size}x${size}/apps/$LW_APP_ID.png")
@@ -122,7 +123,9 @@ for f in usr/bin/leasewatch usr/bin/leasewatch-sim; do
 done
 grep -q "<release version=\"$LW_VERSION\"" "$root/usr/share/metainfo/$LW_APP_ID.metainfo.xml" ||
   fail "the metainfo's release is not $LW_VERSION"
-say "the .deb holds the programs, desktop file, metainfo, icons, man pages, copyright and changelog"
+grep -qx "ExecStart=/usr/bin/leasewatch record %I" "$root/usr/lib/systemd/user/leasewatch-record@.service" ||
+  fail "the recorder's unit does not run /usr/bin/leasewatch record %I"
+say "the .deb holds the programs, desktop file, metainfo, icons, man pages, copyright, changelog and the recorder's user unit"
 
 tgz_list=$(tar -tzf "$tgz")
 top="leasewatch-$LW_VERSION-linux-$(uname -m)"

@@ -38,6 +38,22 @@ private Q_SLOTS:
             QVERIFY(!inv.error.isEmpty());
     }
 
+    // record: several databases, each with its own store; a DSN's password never names anything.
+    void recordTakesSeveralDatabases()
+    {
+        const Invocation inv = parseCommandLine(
+            {"lw", "record", "host=db1 dbname=a password=s3cret", "host=db2 dbname=b", "--interval", "500"});
+        QCOMPARE(inv.mode, Invocation::Mode::Record);
+        QCOMPARE(inv.records.size(), size_t(2));
+        QCOMPARE(inv.records[0].config.connect.dsn, QStringLiteral("host=db1 dbname=a password=s3cret"));
+        QCOMPARE(inv.records[1].config.intervalMs, 500);
+        QVERIFY(!inv.records[0].label.contains("s3cret"));
+        QVERIFY(!inv.records[0].storeName.contains("s3cret"));
+        QVERIFY(inv.records[0].storeName != inv.records[1].storeName);
+        QCOMPARE(parseCommandLine({"lw", "record"}).mode, Invocation::Mode::Error);
+        QCOMPARE(parseCommandLine({"lw", "record", "host=x", "port=notanumber host=y ="}).mode, Invocation::Mode::Error);
+    }
+
     void presetAndTable()
     {
         Invocation inv = parseCommandLine({"lw", "--preset", "shedlock", "host=x"});

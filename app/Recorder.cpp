@@ -1,0 +1,165 @@
+#include "Recorder.h"
+
+#include "Findings.h"
+#include "Monitor.h"
+#include "QuitOnSignals.h"
+#include "history/HistoryWriter.h"
+
+#include <QCoreApplication>
+#include <QLoggingCategory>
+#include <QSet>
+#include <QTimer>
+
+#include <memory>
+#include <unistd.h>
+
+Q_LOGGING_CATEGORY(lcRecord, "leasewatch.record")
+
+namespace lw::app {
+
+namespace {
+
+QString severityWord(int s)
+{
+    return s >= 3 ? QStringLiteral("CRITICAL") : s == 2 ? QStringLiteral("WARNING") : QStringLiteral("NOTE");
+}
+
+// One database being recorded, and what its log has said so far (so that it says each change once).
+struct Recording
+{
+    QString label;
+    std::unique_ptr<Monitor> monitor;
+    std::unique_ptr<HistoryRecorder> recorder;
+    bool live = false;
+    bool everLive = false;
+    QString outageSaid;  // the outage's beginning, as logged
+    bool criticalSaid = false;
+    QString connectErrorSaid; // never connected yet: the last reason logged
+    QHash<QString, QString> findings; // id → title, as logged
+
+    void update()
+    {
+        const bool nowLive =
+            monitor->status().state == ConnectionStatus::State::Connected && monitor->lastSnapshot().ok;
+        if (nowLive && !live) {
+            const ServerInfo& srv = monitor->lastSnapshot().server;
+            if (!everLive)
+                qCInfo(lcRecord, "[%s] connected: PostgreSQL %s, database %s as %s", qUtf8Printable(label),
+                       qUtf8Printable(srv.version), qUtf8Printable(srv.database), qUtf8Printable(srv.user));
+            else
+                qCInfo(lcRecord, "[%s] answering again: %s", qUtf8Printable(label), qUtf8Printable(outageSaid));
+            everLive = true;
+            outageSaid.clear();
+            criticalSaid = false;
+            connectErrorSaid.clear();
+        }
+        live = nowLive;
+        if (live)
+            return;
+        if (const std::optional<OutageView> o = monitor->outage()) {
+            if (outageSaid.isEmpty()) {
+                outageSaid = QStringLiteral("had not answered since %1")
+                                 .arg(o->since.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
+                qCWarning(lcRecord, "[%s] not answering: %s", qUtf8Printable(label), qUtf8Printable(outageLine(*o)));
+            }
+            if (!criticalSaid) {
+                if (const auto f = outageFinding(*o, monitor->config().analysis.thresholds.notAnsweringS)) {
+                    criticalSaid = true;
+                    qCCritical(lcRecord, "[%s] CRITICAL %s. %s", qUtf8Printable(label), qUtf8Printable(f->title),
+                               qUtf8Printable(f->explanation));
+                }
+            }
+        } else if (!everLive && monitor->status().error.isError() &&
+                   monitor->status().error.message != connectErrorSaid) {
+            connectErrorSaid = monitor->status().error.message;
+            qCWarning(lcRecord, "[%s] cannot connect: %s", qUtf8Printable(label),
+                      qUtf8Printable(monitor->status().error.toDisplayString()));
+        }
+    }
+
+    // Findings appearing and clearing, at each good refresh.
+    void diffFindings()
+    {
+        if (!monitor->lastSnapshot().ok)
+            return;
+        const FindingsModel* f = monitor->findings();
+        QHash<QString, QString> now;
+        for (int i = 0; i < f->rowCount(); ++i) {
+            const Finding& x = f->finding(i);
+            if (x.kind == FindingKind::ServerNotAnswering)
+                continue;
+            now.insert(x.id, x.title);
+            if (!findings.contains(x.id))
+                qCWarning(lcRecord, "[%s] finding %s: %s", qUtf8Printable(label), qUtf8Printable(severityWord(x.severity)),
+                          qUtf8Printable(x.title));
+        }
+        for (auto it = findings.cbegin(); it != findings.cend(); ++it)
+            if (!now.contains(it.key()))
+                qCInfo(lcRecord, "[%s] cleared: %s", qUtf8Printable(label), qUtf8Printable(it.value()));
+        findings = std::move(now);
+    }
+};
+
+} // namespace
+
+int runRecord(const Invocation& inv)
+{
+    // journald stamps each line; a terminal gets the time in front.
+    qSetMessagePattern(::isatty(STDERR_FILENO) ? QStringLiteral("%{time yyyy-MM-dd HH:mm:ss} %{message}")
+                                               : QStringLiteral("%{message}"));
+    std::vector<std::unique_ptr<Recording>> recs;
+    for (const Invocation::RecordTarget& t : inv.records) {
+        auto r = std::make_unique<Recording>();
+        r->label = t.label;
+        HistoryOptions ho = HistoryOptions::forProfile(t.label, t.config);
+        ho.path = HistoryOptions::defaultPath(t.storeName);
+        ho.maxAgeMs = qint64(t.historyDays) * 24 * 3600 * 1000;
+        ho.maxBytes = qint64(t.historyMb) * 1024 * 1024;
+        r->recorder = std::make_unique<HistoryRecorder>(ho);
+        if (!r->recorder->isOpen()) {
+            qCCritical(lcRecord, "[%s] not recorded: %s", qUtf8Printable(t.label),
+                       qUtf8Printable(r->recorder->errorString()));
+            continue;
+        }
+        if (!r->recorder->notice().isEmpty())
+            qCWarning(lcRecord, "[%s] %s", qUtf8Printable(t.label), qUtf8Printable(r->recorder->notice()));
+        qCInfo(lcRecord, "[%s] recording into %s", qUtf8Printable(t.label), qUtf8Printable(r->recorder->path()));
+        r->monitor = std::make_unique<Monitor>(t.config);
+        Recording* rp = r.get();
+        QObject::connect(rp->monitor.get(), &Monitor::refreshed, rp->recorder.get(), &HistoryRecorder::record);
+        QObject::connect(rp->monitor.get(), &Monitor::refreshed, rp->monitor.get(), [rp] {
+            rp->update();
+            rp->diffFindings();
+        });
+        QObject::connect(rp->monitor.get(), &Monitor::statusChanged, rp->monitor.get(), [rp] { rp->update(); });
+        QObject::connect(rp->monitor.get(), &Monitor::outageChanged, rp->monitor.get(), [rp] { rp->update(); });
+        QObject::connect(rp->recorder.get(), &HistoryRecorder::recordingChanged, rp->monitor.get(),
+                         [rp](bool recording, const QString& why) {
+                             if (recording)
+                                 qCInfo(lcRecord, "[%s] recording resumed", qUtf8Printable(rp->label));
+                             else
+                                 qCCritical(lcRecord, "[%s] recording paused: %s; monitoring goes on, and recording "
+                                                      "resumes by itself when the store can be written",
+                                            qUtf8Printable(rp->label), qUtf8Printable(why));
+                         });
+        recs.push_back(std::move(r));
+    }
+    if (recs.empty())
+        return 4;
+
+    // SIGTERM (systemd stop), SIGINT (Ctrl-C), SIGHUP: the recorders finish what is queued.
+    quitOnTerminationSignals([] { qCInfo(lcRecord, "stopping: finishing the current writes"); });
+    if (inv.quitAfterS > 0)
+        QTimer::singleShot(int(inv.quitAfterS * 1000), qApp, [] { QCoreApplication::quit(); });
+    for (auto& r : recs)
+        r->monitor->start();
+    const int rc = QCoreApplication::exec();
+    for (auto& r : recs) {
+        r->monitor.reset();  // no more refreshes
+        r->recorder.reset(); // writes what is queued, then closes the store
+    }
+    qCInfo(lcRecord, "stopped");
+    return rc;
+}
+
+} // namespace lw::app

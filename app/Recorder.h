@@ -1,0 +1,16 @@
+#pragma once
+// `leasewatch record PROFILE|DSN…`: the headless recorder. Each database gets the window's own
+// polling (one monitoring connection, the footprint budget, the same findings) and writes its
+// history store continuously, so the hour before anyone opened a window is on record. One line per
+// state change goes to the log (QLoggingCategory "leasewatch.record": stderr, journald under
+// systemd): connected, not answering (the Overview's words), answering again, findings appearing
+// and clearing, recording paused and resumed. SIGTERM/SIGINT finish the current write and exit 0.
+#include "Cli.h"
+
+namespace lw::app {
+
+// Runs until SIGTERM/SIGINT (or `inv.quitAfterS`). Exit codes: 0 stopped by a signal; 4 no store
+// could be opened (taken by another writer, or unwritable).
+int runRecord(const Invocation& inv);
+
+} // namespace lw::app

@@ -1,0 +1,89 @@
+// `leasewatch record DSN`, the real binary against a real database, as systemd would run it: it
+// records the history store continuously, logs one line per state change (not per refresh), keeps
+// a second writer off its store, goes on through a terminated session, and on SIGTERM finishes its
+// writes and exits 0 with the refreshes in the store.
+#include "TestCluster.h"
+#include "history/HistoryReader.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+namespace {
+QProcessEnvironment envFor(const QTemporaryDir& home)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("leasewatch.record.info=true"));
+    return env;
+}
+} // namespace
+
+class TestRecord : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void recordsThroughALossAndStopsCleanly()
+    {
+        lw::test::TestDatabase db("record_cli");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at "
+                "timestamptz)");
+        db.exec("INSERT INTO leases VALUES ('sweep', 'app-1:10:aa', now(), now() + interval '1 h')");
+        QTemporaryDir home;
+        QProcess rec;
+        rec.setProcessEnvironment(envFor(home));
+        QString log;
+        const auto readLog = [&] { log += QString::fromUtf8(rec.readAllStandardError()); };
+        rec.start(QStringLiteral(LEASEWATCH_BIN), {"record", db.dsn(), "--interval", "200"});
+        QVERIFY(rec.waitForStarted(10000));
+        QTRY_VERIFY2_WITH_TIMEOUT((readLog(), log.contains("] connected: ")), qPrintable(log), 15000);
+
+        // A second recorder (or window) on the same store is turned away, naming who writes it.
+        QProcess second;
+        second.setProcessEnvironment(envFor(home));
+        second.start(QStringLiteral(LEASEWATCH_BIN), {"record", db.dsn()});
+        QVERIFY(second.waitForFinished(20000));
+        QCOMPARE(second.exitCode(), 4);
+        const QString secondLog = QString::fromUtf8(second.readAllStandardError());
+        QVERIFY2(secondLog.contains(QString::number(rec.processId())), qPrintable(secondLog));
+
+        // The recorder's session is terminated: it says so once, and once that it answers again.
+        QTest::qWait(1000);
+        QCOMPARE(db.value("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = "
+                          "current_database() AND application_name = 'leasewatch'"),
+                 QStringLiteral("1"));
+        QTRY_VERIFY2_WITH_TIMEOUT((readLog(), log.contains("] answering again")), qPrintable(log), 20000);
+        QTest::qWait(1000);
+        readLog();
+        QCOMPARE(log.count("] not answering: "), 1);
+        QCOMPARE(log.count("] connected: "), 1); // one line per change, not per refresh
+
+        ::kill(pid_t(rec.processId()), SIGTERM);
+        QVERIFY(rec.waitForFinished(20000));
+        readLog();
+        QCOMPARE(rec.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(rec.exitCode(), 0);
+        QVERIFY2(log.contains("stopped"), qPrintable(log));
+
+        // What it recorded: the store the window reads for this DSN, refreshes before and after.
+        const QStringList stores =
+            QDir(home.filePath("data/Leasewatch/leasewatch/history")).entryList({"*.sqlite"}, QDir::Files);
+        QCOMPARE(stores.size(), 1);
+        lw::HistoryReader r(home.filePath("data/Leasewatch/leasewatch/history/") + stores.front());
+        QVERIFY2(r.isOpen(), qPrintable(r.errorString()));
+        const auto range = r.range();
+        QVERIFY(!range.isEmpty());
+        QVERIFY(range.to - range.from >= 2);
+        const auto last = r.snapshotAt(range.to);
+        QVERIFY(last && last->ok);
+        QCOMPARE(last->leases.size(), size_t(1));
+        QVERIFY2(!log.contains("password", Qt::CaseInsensitive), qPrintable(log));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecord)
+#include "tst_record.moc"
