@@ -7,6 +7,7 @@
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
+#include <QSet>
 #include <QTextStream>
 
 namespace lw::app {
@@ -99,9 +100,11 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     const QCommandLineOption openBundle(
         QStringLiteral("open-bundle"),
         QStringLiteral("Open an incident bundle (or a history store) offline, read-only."), QStringLiteral("file"));
-    p.addOptions({help, version, demo, json, preset, noDetect, table, columns, timeKind, ttl, interval, screenshots,
-                  quitAfter, operatorMode, auditTable, lockNames, poolSize, holder, count, evenIfAlive,
-                  pgbouncer, openBundle});
+    const QList<QCommandLineOption> options = {help,         version,      demo,     json,      preset,    noDetect,
+                                               table,        columns,      timeKind, ttl,       interval,  screenshots,
+                                               quitAfter,    operatorMode, auditTable, lockNames, poolSize, holder,
+                                               count,        evenIfAlive,  pgbouncer, openBundle};
+    p.addOptions(options);
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
     inv.helpText = p.helpText();
 
@@ -228,25 +231,44 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         inv.quitAfterS = 5;
     }
     inv.config.connect.dsn = inv.dsn;
-    for (const QString& name : recordNames) {
-        // A stored profile brings its own settings; a DSN takes the options of the command line.
-        Invocation::RecordTarget t;
-        const std::optional<Profile> prof = profiles ? profiles->find(name) : std::nullopt;
-        if (prof) {
-            t.config = prof->toPollerConfig();
-            t.label = prof->name;
-            t.storeName = prof->name;
-            t.historyDays = prof->historyDays;
-            t.historyMb = prof->historyMb;
-        } else {
-            t.config = inv.config;
-            t.config.connect.dsn = name;
-            t.label = redactDsn(name);
-            t.storeName = dsnStoreName(name);
+    if (!recordNames.isEmpty()) {
+        // Each database is resolved exactly as the window resolves its argument: a stored profile
+        // with the command line's options over it, or a DSN with those options. So the options
+        // are parsed again for each, without the positional arguments.
+        QSet<QString> takesValue;
+        for (const QCommandLineOption& o : options)
+            if (!o.valueName().isEmpty())
+                for (const QString& n : o.names())
+                    takesValue.insert(n);
+        QStringList optionArgs{args.value(0)};
+        for (int i = 1; i < args.size(); ++i) {
+            const QString& a = args[i];
+            if (a == QLatin1String("--"))
+                break;
+            if (!a.startsWith(QLatin1Char('-')) || a == QLatin1String("-"))
+                continue; // a positional argument
+            optionArgs << a;
+            const QString name = a.mid(a.startsWith(QLatin1String("--")) ? 2 : 1);
+            if (!name.contains(QLatin1Char('=')) && takesValue.contains(name) && i + 1 < args.size())
+                optionArgs << args[++i];
         }
-        if (auto bad = pg::validateDsn(t.config.connect.dsn))
-            return fail(QStringLiteral("%1: %2").arg(t.label, bad->toDisplayString()));
-        inv.records.push_back(std::move(t));
+        for (const QString& name : recordNames) {
+            const Invocation one = parseCommandLine(optionArgs + QStringList{name}, profiles);
+            if (one.mode == Invocation::Mode::Error)
+                return fail(QStringLiteral("%1: %2").arg(redactDsn(name), one.error));
+            Invocation::RecordTarget t;
+            t.config = one.config;
+            if (one.profile) {
+                t.label = one.profile->name;
+                t.storeName = one.profile->name;
+                t.historyDays = one.profile->historyDays;
+                t.historyMb = one.profile->historyMb;
+            } else {
+                t.label = redactDsn(name);
+                t.storeName = dsnStoreName(name);
+            }
+            inv.records.push_back(std::move(t));
+        }
     }
     if (inv.mode == Invocation::Mode::Gui || inv.mode == Invocation::Mode::Snapshot ||
         inv.mode == Invocation::Mode::Watch || inv.mode == Invocation::Mode::Expire) {

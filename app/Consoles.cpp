@@ -17,6 +17,7 @@
 #include "domain/Secrets.h"
 
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
@@ -80,8 +81,10 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     });
     // While the server is silent there are no refreshes: the outage card alerts from the ticks.
     connect(c.monitor.get(), &Monitor::outageChanged, al, [al, m = c.monitor.get()] {
+        // On the clock of the last answer: the findings shown "as of" it must not cross a
+        // threshold while nothing is read.
         if (m->outage())
-            al->check(m->leases()->serverNowEstimate());
+            al->check(m->lastAnswerServerTime());
     });
     connect(w->overviewView(), &ui::OverviewView::statusChanged, al, &ui::Alerts::setStatus);
     al->setStatus(w->overviewView()->shortStatus());
@@ -127,9 +130,12 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     } else if (c.recorder->takenBy() > 0) {
         // `leasewatch record` writes this profile's store: the window reads that instead of writing
         // a second history, and so shows the past it did not see.
-        w->showNotice(tr("History is recorded by a running `leasewatch record` (pid %1); this window shows what "
-                         "it records.")
-                          .arg(c.recorder->takenBy()),
+        w->showNotice(c.recorder->takenBy() == QCoreApplication::applicationPid()
+                          ? tr("History of this profile is recorded by its other window; this one shows what it "
+                               "records.")
+                          : tr("History is recorded by a running `leasewatch record` (pid %1); this window shows "
+                               "what it records.")
+                                .arg(c.recorder->takenBy()),
                       60000);
         c.reader = std::make_unique<HistoryReader>(ho.path);
         c.recorder.reset();
@@ -282,7 +288,8 @@ void Consoles::askExport(ui::MainWindow* w)
     if (file.isEmpty())
         return;
     const double seconds[] = {15 * 60, 3600, 24 * 3600, 1e12};
-    open_[size_t(i)].recorder->flush();
+    if (HistoryRecorder* r = open_[size_t(i)].recorder.get())
+        r->flush(); // (none when `leasewatch record` writes the store this window reads)
     const auto range = open_[size_t(i)].reader->range();
     const double t1 = range.to;
     const double t0 = std::max(range.from, t1 - seconds[spans.indexOf(span)]);

@@ -270,12 +270,6 @@ int runExpire(const Invocation& inv, const QString& auditPath)
     }
     const HolderEvidence ev = assessHolder(e, s.sessions, true, s.serverNow, views.leases.policyAt(row), table);
     out << "holder " << inv.holder << ": " << ev.summary() << "\n";
-    if (ev.writerBehindS > 0 && !inv.evenIfAlive) {
-        err << "leasewatch: refused: the writer's clock runs at least " << formatDuration(ev.writerBehindS)
-            << " behind the server's, so the lease may only look expired while its holder still renews; "
-               "nothing was sent. Rerun with --even-if-alive to expire it anyway.\n";
-        return 5;
-    }
     if (ev.looksAlive && !inv.evenIfAlive) {
         err << "leasewatch: refused: the holder may be alive, and expiring its lease would let a second "
                "instance run the same work; nothing was sent. Check the evidence above and rerun with "

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QSocketNotifier>
 
+#include <cerrno>
 #include <csignal>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -15,7 +16,8 @@ int g_fds[2] = {-1, -1};
 
 void quitOnTerminationSignals(std::function<void()> beforeQuit)
 {
-    if (g_fds[0] >= 0 || ::socketpair(AF_UNIX, SOCK_STREAM, 0, g_fds) != 0)
+    // Non-blocking: a burst of signals must never block the handler on a full socket buffer.
+    if (g_fds[0] >= 0 || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, g_fds) != 0)
         return;
     auto* notifier = new QSocketNotifier(g_fds[1], QSocketNotifier::Read, qApp);
     QObject::connect(notifier, &QSocketNotifier::activated, qApp, [beforeQuit = std::move(beforeQuit)] {
@@ -27,8 +29,10 @@ void quitOnTerminationSignals(std::function<void()> beforeQuit)
     });
     for (int sig : {SIGINT, SIGTERM, SIGHUP})
         std::signal(sig, [](int) {
+            const int saved = errno; // the interrupted code may be reading errno
             const char c = 1;
             [[maybe_unused]] auto n = ::write(g_fds[0], &c, 1);
+            errno = saved;
         });
 }
 

@@ -160,6 +160,7 @@ int main(int argc, char** argv)
         if (lw::backgroundWorkRunning() > 0) {
             for (QWidget* w : QApplication::topLevelWidgets())
                 w->hide();
+            QCoreApplication::processEvents(); // the windows go now, not after the wait
             err << "leasewatch: waiting for a running operator action to finish (its outcome goes to the "
                    "audit log)…\n";
             err.flush();

@@ -150,6 +150,8 @@ QString ForceExpireOutcome::key() const
         return QStringLiteral("retaken");
     case Kind::Duplicates:
         return QStringLiteral("duplicates");
+    case Kind::CommitUnknown:
+        return QStringLiteral("commit_unknown");
     case Kind::ExpiredAlready:
         return QStringLiteral("expired_already");
     case Kind::Gone:
@@ -196,6 +198,10 @@ QString ForceExpireOutcome::text() const
                               "constraint on the name column, then try again")
             .arg(duplicateCount)
             .arg(target.name, duplicateHolders.join(QStringLiteral(", ")));
+    case Kind::CommitUnknown:
+        return QStringLiteral("outcome unknown: COMMIT was sent and no answer came (%1); the expiry may now be "
+                              "the server's now(). Look at the lease before acting again")
+            .arg(error.toDisplayString());
     case Kind::ExpiredAlready:
         return QStringLiteral("not changed: it had already expired (expiry %1; another console may have "
                               "force-expired it)")
@@ -458,14 +464,22 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
     if (PQntuples(upd) == 1 && rowsNamed <= 1) {
         // Exactly one row changed: only now is the change committed.
         pg::ResultPtr c;
-        const pg::PgError e = conn.exec({"COMMIT", {}}, c, deadline);
-        if (e.isError() || qstrcmp(PQcmdStatus(c.get()), "COMMIT") != 0) {
-            classifyError(o, e.isError() ? e : pg::PgError{}, req);
-            if (!e.isError()) {
-                o.error.kind = pg::PgError::Kind::Query;
-                o.error.message = QStringLiteral("the transaction did not commit");
-            }
+        const pg::PgError e = conn.exec(
+            {"COMMIT", {}}, c, pg::Clock::now() + std::chrono::milliseconds(req.statementTimeoutMs));
+        if (e.isError()) {
+            // Sent, but no answer (a lost connection, a synchronous standby that does not confirm):
+            // the change may be committed. Never report "nothing was changed" then.
+            o.kind = ForceExpireOutcome::Kind::CommitUnknown;
+            o.error = e;
+            o.currentHolder = optString(upd, 0, 0);
+            o.currentExpiresAt = optDouble(upd, 0, 1);
             rollback();
+            return o;
+        }
+        if (qstrcmp(PQcmdStatus(c.get()), "COMMIT") != 0) { // e.g. ROLLBACK: the server refused it
+            o.kind = ForceExpireOutcome::Kind::Failed;
+            o.error.kind = pg::PgError::Kind::Query;
+            o.error.message = QStringLiteral("the transaction did not commit");
             return o;
         }
         o.kind = ForceExpireOutcome::Kind::Expired;
@@ -707,7 +721,11 @@ ForceExpireTarget targetFor(const LeaseModel::Entry& e, const HolderEvidence& ev
     t.holder = e.track.row.holder;
     t.takenAt = e.track.row.takenAt;
     t.expiresAt = e.track.row.expiresAt;
-    t.acknowledgedAlive = ev.looksAlive;
+    // "Still unexpired" is added only for a lease shown unexpired: a stale lease whose host still
+    // has sessions looks alive too, yet must stay forceable (its expiry has passed).
+    const bool expiredAsShown =
+        ev.state == LeaseState::Stale || ev.state == LeaseState::Released || ev.state == LeaseState::Free;
+    t.acknowledgedAlive = ev.looksAlive && !expiredAsShown;
     return t;
 }
 

@@ -51,6 +51,7 @@ struct ForceExpireOutcome
         Renewed,        // not changed: same holder, renewed since shown (currentExpiresAt)
         Retaken,        // not changed: same holder string, but taken again since shown (currentTakenAt)
         Duplicates,     // not changed: several rows carry the name (duplicateCount); rolled back
+        CommitUnknown,  // COMMIT sent, no answer: the change may or may not have been applied
         ExpiredAlready, // not changed: expiry moved but already past (another console forced it)
         Gone,           // not changed: the row no longer exists
         NoPrivilege,    // refused: the role lacks a privilege (privilegeNeeded)

@@ -452,8 +452,15 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     tableNote_ = s.leasesAbsent;
     // Each table's scheme decides what an expired row means (ShedLock: free) and whether renewals
     // are expected; a detected table brings its rules with it.
-    if (s.leaseTables && (!tables_ || *tables_ != *s.leaseTables))
+    // Rows new to this refresh were taken since the previous one only if that one read the same
+    // tables on the same connection; otherwise they merely became visible (a table found, a GRANT,
+    // a reconfigure) and are first sightings: no take time, no writer clock to infer from them.
+    bool continuous = !first && s.generation == lastGen_ && lastReadAll_;
+    if (s.leaseTables && (!tables_ || *tables_ != *s.leaseTables)) {
         applyTables(s.leaseTables);
+        continuous = false;
+    }
+    lastReadAll_ = !s.leasesError && !s.leasesPartial;
     tablesFound_ = s.leasesFound;
     if (s.leasesError) {
         // The table is unreadable this time: keep the rows, but they are not current.
@@ -472,7 +479,7 @@ void LeaseModel::applySnapshot(const Snapshot& s)
                              d->baseSeq == lastSeq_ && s.generation == lastGen_ &&
                              d->baseSize == snapRow_.size() && applyDelta(s, *d, u);
     if (!incremental)
-        applyFull(s, first, u);
+        applyFull(s, !continuous, u);
     deltaSource_ = d ? d->source : 0;
     lastSeq_ = s.seq;
     lastGen_ = s.generation;

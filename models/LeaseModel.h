@@ -186,6 +186,7 @@ private:
     QString tableNote_;
     QString tableName_;
     bool writerClockCheck_ = false;
+    bool lastReadAll_ = false; // the previous refresh read every lease table
 };
 
 } // namespace lw

@@ -93,6 +93,7 @@ void Monitor::reconfigure(PollerConfig cfg)
     cfg_ = std::move(cfg);
     leases_.setPolicy(leasePolicyFor(cfg_));
     leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+    outageBegan_ = {}; // a new connection: nothing has failed yet
     startWorker();
 }
 
@@ -145,6 +146,11 @@ std::optional<OutageView> Monitor::outage() const
         return std::nullopt;
     const bool live = status_.state == ConnectionStatus::State::Connected && last_.ok;
     if (live)
+        return std::nullopt;
+    // Only a failure that lost the server is an outage: not a reconnect after a reconfigure (nothing
+    // failed), not a statement error on a connection that still answers.
+    const pg::PgError& failed = status_.error.isError() ? status_.error : last_.ok ? outageBegan_ : last_.error;
+    if (!failed.isError() || (status_.state == ConnectionStatus::State::Connected && !failed.needsReconnect()))
         return std::nullopt;
     OutageView o;
     o.since = lastGoodWall_.isValid() ? lastGoodWall_

@@ -38,6 +38,7 @@ public:
     // The server is not answering now (live monitoring, after at least one good refresh): what
     // happened, since when, what the console does. The Overview's first line, the tray, the logs.
     std::optional<OutageView> outage() const;
+    double lastAnswerServerTime() const { return lastGoodServerNow_; } // server time of the last good refresh
     const PollerConfig& config() const { return cfg_; }
     bool isPaused() const { return paused_; }
 

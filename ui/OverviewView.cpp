@@ -183,8 +183,12 @@ QString OverviewView::shortStatus() const
         return tr("connecting");
     // A hung server: the refresh missed its deadline and the console reconnects. What is shown is
     // from before; "all clear" would be the opposite of the truth.
-    if (monitor_->status().state != ConnectionStatus::State::Connected || !monitor_->lastSnapshot().ok)
+    if (monitor_->outage())
         return tr("not answering");
+    if (monitor_->status().state != ConnectionStatus::State::Connected)
+        return tr("reconnecting");
+    if (!monitor_->lastSnapshot().ok)
+        return tr("refresh failed");
     if (f->rowCount() == 0)
         return tr("all clear");
     // The worst, as the list shows it first (the model keeps its rows in arrival order).
@@ -226,6 +230,12 @@ void OverviewView::refresh()
                 : tr("<span style='font-size:15pt; color:#c62828'><b>Not connected</b></span> — %1 Nothing "
                      "has been read from this database yet; the console keeps trying.")
                       .arg(why);
+    } else if (monitor_->hasRefreshed() && !monitor_->lastSnapshot().ok &&
+               st.state == ConnectionStatus::State::Connected) {
+        // The server answers, but the last refresh failed (a statement error): not an outage.
+        text = tr("<span style='font-size:15pt; color:#e08200'><b>Refresh failed</b></span> — %1 What follows is "
+                  "from the last good refresh.")
+                   .arg(monitor_->lastSnapshot().error.toDisplayString().toHtmlEscaped());
     } else if (!monitor_->lastSnapshot().ok) {
         text = tr("<span style='font-size:15pt'>Connecting…</span>");
     } else if (f->rowCount() == 0) {

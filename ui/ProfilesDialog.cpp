@@ -1,7 +1,5 @@
 #include "ProfilesDialog.h"
 
-#include "BackgroundWork.h"
-
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -20,6 +18,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <thread>
 
 namespace lw::ui {
 
@@ -450,7 +449,8 @@ void ProfilesDialog::testConnection()
     cfg.connect.connectTimeoutS = 10;
     QPointer<ProfilesDialog> self(this);
     // One refresh off the UI thread, exactly as the console would read; the answer comes back queued.
-    runInBackground([cfg, self] {
+    // Not counted background work (BackgroundWork.h): a test connection is abandoned with the dialog.
+    std::thread([cfg, self] {
         Poller poller(cfg);
         const Snapshot s = poller.refreshOnce();
         QString text;
@@ -480,7 +480,7 @@ void ProfilesDialog::testConnection()
             self->showMessage(text, ok);
             Q_EMIT self->testFinished(text, ok);
         });
-    });
+    }).detach();
 }
 
 void ProfilesDialog::openCurrent()

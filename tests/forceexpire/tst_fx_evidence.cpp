@@ -65,6 +65,17 @@ private Q_SLOTS:
         QCOMPARE(t.expiresAt, e.track.row.expiresAt);
     }
 
+    // Stale, yet its host still has a session (the pool stays connected): it looks alive, asks for
+    // the second confirmation, and is still forceable — no "still unexpired" condition.
+    void staleWithSessionFromHostStaysForceable()
+    {
+        const auto e = entry("app-1:4242:abcd", -30, 70);
+        const auto ev = assessHolder(e, {session(1, "billing@app-1")}, true, kNow, kPolicy);
+        QCOMPARE(ev.state, LeaseState::Stale);
+        QVERIFY(ev.looksAlive);
+        QVERIFY(!targetFor(e, ev).acknowledgedAlive);
+    }
+
     void overdueWithSessionFromHostLooksAlive()
     {
         // Not expired yet, but no renewal for 60 s with a 40 s TTL: renewal overdue.

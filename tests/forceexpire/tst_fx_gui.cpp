@@ -278,6 +278,13 @@ private Q_SLOTS:
         const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
         QDir().mkpath(shots);
         dlg->grab().save(shots + "/test-force-expire-writer-behind.png");
+        // Confirmed twice: the lease (stale by the server's clock) is expired.
+        QSignalSpy finished(&actions, &ui::LeaseActions::finished);
+        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        const auto outcomes = finished.at(0).at(0).value<std::vector<ForceExpireOutcome>>();
+        QCOMPARE(outcomes.size(), size_t(1));
+        QVERIFY2(outcomes.front().kind == ForceExpireOutcome::Kind::Expired, qPrintable(outcomes.front().text()));
         dlg->close();
     }
 

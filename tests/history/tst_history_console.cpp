@@ -14,6 +14,7 @@
 #include "history/RecordedBar.h"
 
 #include <QDir>
+#include <QProcess>
 #include <QLabel>
 #include <QTabWidget>
 #include <QTableView>
@@ -49,44 +50,41 @@ private Q_SLOTS:
                 "timestamptz)");
         db.exec("INSERT INTO leases VALUES ('sweep', 'app-1:10:aa', now(), now() + interval '1 h')");
         QTemporaryDir dir;
-        PollerConfig cfg;
-        cfg.connect.dsn = db.dsn();
-        cfg.intervalMs = 200;
-        HistoryOptions ho = HistoryOptions::forProfile(QStringLiteral("hist-rec"), cfg);
-        ho.path = QDir(dir.filePath("history")).filePath(QFileInfo(HistoryOptions::defaultPath("hist-rec")).fileName());
-        HistoryRecorder recorder(ho); // what `leasewatch record` runs
-        QVERIFY2(recorder.isOpen(), qPrintable(recorder.errorString()));
-        {
-            Poller p(cfg);
-            for (int i = 0; i < 3; ++i) {
-                recorder.record(p.refreshOnce());
-                QTest::qWait(250);
-            }
-        }
+        // The real recorder, with its data directory in the test's.
+        QProcess rec;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath("data"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath("config"));
+        rec.setProcessEnvironment(env);
+        rec.start(QStringLiteral(LEASEWATCH_BIN), {"record", db.dsn(), "--interval", "200"});
+        QVERIFY(rec.waitForStarted(10000));
+        const QString historyDir = dir.filePath("data/Leasewatch/leasewatch/history");
+        QTRY_VERIFY_WITH_TIMEOUT(!QDir(historyDir).entryList({"*.sqlite"}, QDir::Files).isEmpty(), 15000);
+        QTest::qWait(1000);
         db.exec("UPDATE leases SET holder = 'app-2:20:bb', taken_at = now() WHERE name = 'sweep'");
-        {
-            Poller p(cfg);
-            recorder.record(p.refreshOnce());
-        }
-        recorder.flush();
+        QTest::qWait(1000);
 
         ProfileStore store(dir.filePath("profiles.json"));
         app::Consoles consoles(&store, nullptr);
-        consoles.setHistoryDir(dir.filePath("history"));
-        ui::MainWindow* w = consoles.open(cfg, QStringLiteral("hist-rec"));
+        consoles.setHistoryDir(historyDir);
+        PollerConfig cfg;
+        cfg.connect.dsn = db.dsn();
+        cfg.intervalMs = 200;
+        ui::MainWindow* w = consoles.open(cfg, db.dsn());
         QVERIFY(!consoles.recorder(0)); // no second writer
-        QVERIFY2(w->noticeText().contains(QString::number(QCoreApplication::applicationPid())),
-                 qPrintable(w->noticeText()));
+        QVERIFY2(w->noticeText().contains(QString::number(rec.processId())), qPrintable(w->noticeText()));
         auto* tl = w->findChild<ui::LeaseTimelineView*>("leaseTimeline");
         QVERIFY(tl); // the recorded past is there
-        w->tabs()->setCurrentWidget(tl);
         w->showLease(QStringLiteral("sweep"));
+        w->tabs()->setCurrentWidget(tl);
         QTRY_VERIFY_WITH_TIMEOUT(tl->findChild<QTableView*>() && tl->findChild<QTableView*>()->model()->rowCount() >= 2,
                                  5000); // taken by app-1, then by app-2: both before the window opened
         const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
         QDir().mkpath(shots);
-        w->tabs()->setCurrentWidget(tl);
         w->grab().save(shots + "/window-reads-recorder.png");
+        rec.terminate(); // SIGTERM
+        QVERIFY(rec.waitForFinished(20000));
+        QCOMPARE(rec.exitCode(), 0);
     }
 
     void recordExportAndReopen()

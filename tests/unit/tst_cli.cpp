@@ -1,8 +1,11 @@
 // The command line: modes, presets and errors, decided before any QApplication exists.
 #include "Cli.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
+using lw::Profile;
+using lw::ProfileStore;
 using lw::app::Invocation;
 using lw::app::parseCommandLine;
 
@@ -51,6 +54,26 @@ private Q_SLOTS:
         QVERIFY(!inv.records[0].storeName.contains("s3cret"));
         QVERIFY(inv.records[0].storeName != inv.records[1].storeName);
         QCOMPARE(parseCommandLine({"lw", "record"}).mode, Invocation::Mode::Error);
+        // Options apply to each, as in the window; a stored profile brings its own settings.
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath("profiles.json"));
+        Profile prod;
+        prod.name = QStringLiteral("prod");
+        prod.dsn = QStringLiteral("host=db3 dbname=p");
+        prod.operatorMode = true;
+        prod.lockNames = {QStringLiteral("nightly")};
+        store.upsert(prod);
+        const Invocation mixed = parseCommandLine({"lw", "record", "prod", "host=db4 dbname=q", "--table", "ops.leases"}, &store);
+        QCOMPARE(mixed.mode, Invocation::Mode::Record);
+        QCOMPARE(mixed.records.size(), size_t(2));
+        QCOMPARE(mixed.records[0].storeName, QStringLiteral("prod"));
+        QCOMPARE(mixed.records[0].config.connect.dsn, QStringLiteral("host=db3 dbname=p"));
+        QCOMPARE(mixed.records[0].config.leases.qualifiedName(), QStringLiteral("ops.leases"));
+        QVERIFY(mixed.records[0].config.operatorMode);
+        QCOMPARE(mixed.records[1].config.connect.dsn, QStringLiteral("host=db4 dbname=q"));
+        QVERIFY(!mixed.records[1].config.operatorMode); // not the profile's
+        QVERIFY(mixed.records[1].config.lockNames.isEmpty());
+        QCOMPARE(mixed.records[1].config.leases.qualifiedName(), QStringLiteral("ops.leases"));
         QCOMPARE(parseCommandLine({"lw", "record", "host=x", "port=notanumber host=y ="}).mode, Invocation::Mode::Error);
     }
 
