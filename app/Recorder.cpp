@@ -7,7 +7,6 @@
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
-#include <QSet>
 #include <QTimer>
 
 #include <memory>
@@ -18,11 +17,6 @@ Q_LOGGING_CATEGORY(lcRecord, "leasewatch.record")
 namespace lw::app {
 
 namespace {
-
-QString severityWord(int s)
-{
-    return s >= 3 ? QStringLiteral("CRITICAL") : s == 2 ? QStringLiteral("WARNING") : QStringLiteral("NOTE");
-}
 
 // One database being recorded, and what its log has said so far (so that it says each change once).
 struct Recording

@@ -61,14 +61,7 @@ int main(int argc, char** argv)
     case lw::app::Invocation::Mode::Error:
         err << "leasewatch: " << inv.error << "\n";
         return 2;
-    case lw::app::Invocation::Mode::Record: {
-        QCoreApplication app(argc, argv);
-        setIdentity();
-        if (profilesError)
-            err << "leasewatch: " << *profilesError << "\n";
-        err.flush();
-        return lw::app::runRecord(inv);
-    }
+    case lw::app::Invocation::Mode::Record:
     case lw::app::Invocation::Mode::Snapshot:
     case lw::app::Invocation::Mode::Watch:
     case lw::app::Invocation::Mode::Expire: {
@@ -77,6 +70,8 @@ int main(int argc, char** argv)
         if (profilesError)
             err << "leasewatch: " << *profilesError << "\n";
         err.flush();
+        if (inv.mode == lw::app::Invocation::Mode::Record)
+            return lw::app::runRecord(inv);
         if (inv.mode == lw::app::Invocation::Mode::Watch)
             return lw::app::runWatch(inv);
         if (inv.mode == lw::app::Invocation::Mode::Expire)

@@ -21,11 +21,6 @@ QColor severityColor(int s)
     return s >= 3 ? QColor(0xc6, 0x28, 0x28) : s == 2 ? QColor(0xe0, 0x82, 0x00) : QColor(0x60, 0x7d, 0x8b);
 }
 
-QString severityWord(int s)
-{
-    return s >= 3 ? QStringLiteral("CRITICAL") : s == 2 ? QStringLiteral("WARNING") : QStringLiteral("NOTE");
-}
-
 // A finding as a card: severity bar and word, the title, what it means, what fixes it, since when.
 class CardDelegate : public QStyledItemDelegate
 {

@@ -28,4 +28,11 @@ QString formatCountdown(double left)
     return QStringLiteral("expired ") + formatDuration(-left) + QStringLiteral(" ago");
 }
 
+QString severityWord(int severity)
+{
+    return severity >= 3   ? QStringLiteral("CRITICAL")
+           : severity == 2 ? QStringLiteral("WARNING")
+                           : QStringLiteral("NOTE");
+}
+
 } // namespace lw

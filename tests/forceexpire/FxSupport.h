@@ -12,6 +12,11 @@
 
 namespace lw::fxtest {
 
+// ShedLock's own DDL (its README, section "Postgres").
+inline const char* kShedlockDdl =
+    "CREATE TABLE shedlock(name varchar(64) PRIMARY KEY, lock_until timestamp, locked_at timestamp, "
+    "locked_by varchar(255))";
+
 inline const char* kLeasesDdl =
     "CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, "
     "expires_at timestamptz)";

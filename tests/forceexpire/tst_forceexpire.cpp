@@ -188,9 +188,7 @@ private Q_SLOTS:
     void sharedHolderStringRetakeIsNotExpired()
     {
         test::TestDatabase db("fx_shared");
-        db.exec(
-            "CREATE TABLE shedlock(name varchar(64) PRIMARY KEY, lock_until timestamp, locked_at timestamp, "
-            "locked_by varchar(255))");
+        db.exec(kShedlockDdl);
         db.exec("INSERT INTO shedlock VALUES ('nightly', (now() AT TIME ZONE 'UTC') + interval '10 min', "
                 "now() AT TIME ZONE 'UTC', 'app-1')");
         PollerConfig cfg = monitorConfig(db.dsn());
@@ -304,9 +302,7 @@ private Q_SLOTS:
     {
         test::TestDatabase db("fx_shedlock");
         db.exec("ALTER DATABASE " + db.name() + " SET timezone = 'Pacific/Kiritimati'");
-        db.exec(
-            "CREATE TABLE shedlock(name varchar(64) PRIMARY KEY, lock_until timestamp, locked_at timestamp, "
-            "locked_by varchar(255))");
+        db.exec(kShedlockDdl);
         db.exec("INSERT INTO shedlock VALUES ('nightly', (now() AT TIME ZONE 'UTC') + interval '10 min', "
                 "now() AT TIME ZONE 'UTC', 'app-1:77:abcd')");
         PollerConfig cfg = monitorConfig(db.dsn());
