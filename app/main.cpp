@@ -114,13 +114,14 @@ int main(int argc, char** argv)
 
     int rc = 0;
     {
+        // The demo's history is as throwaway as its cluster. Declared before the consoles so that
+        // their stores (and the stores' lock files) close before the directory goes.
+        QTemporaryDir demoHistory;
         lw::AuditLog audit; // AppDataLocation/audit.sqlite: every operator action, whatever its outcome
         lw::app::Consoles consoles(&profiles, &audit);
         if (profilesError)
             QMessageBox::warning(nullptr, QStringLiteral("Leasewatch"), *profilesError);
         // Started without a database (e.g. from the desktop menu): choose a profile first.
-        // The demo's history is as throwaway as its cluster.
-        QTemporaryDir demoHistory;
         if (demo)
             consoles.setHistoryDir(demoHistory.path());
         if (inv.mode == lw::app::Invocation::Mode::GuiAsk) {
