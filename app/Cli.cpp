@@ -1,4 +1,5 @@
 #include "Cli.h"
+#include "MetricsServer.h"
 
 #include "Findings.h"
 #include "LeaseModel.h"
@@ -100,10 +101,15 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     const QCommandLineOption openBundle(
         QStringLiteral("open-bundle"),
         QStringLiteral("Open an incident bundle (or a history store) offline, read-only."), QStringLiteral("file"));
+    const QCommandLineOption metrics(
+        QStringLiteral("metrics"),
+        QStringLiteral("record: serve Prometheus metrics at http://ADDR:PORT/metrics (ADDR 127.0.0.1 unless "
+                       "given; 0.0.0.0 binds every interface)."),
+        QStringLiteral("[ADDR:]PORT"));
     const QList<QCommandLineOption> options = {help,         version,      demo,     json,      preset,    noDetect,
                                                table,        columns,      timeKind, ttl,       interval,  screenshots,
                                                quitAfter,    operatorMode, auditTable, lockNames, poolSize, holder,
-                                               count,        evenIfAlive,  pgbouncer, openBundle};
+                                               count,        evenIfAlive,  pgbouncer, openBundle, metrics};
     p.addOptions(options);
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
     inv.helpText = p.helpText();
@@ -231,6 +237,14 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         inv.quitAfterS = 5;
     }
     inv.config.connect.dsn = inv.dsn;
+    if (p.isSet(metrics)) {
+        if (inv.mode != Invocation::Mode::Record)
+            return fail(QStringLiteral("--metrics is for record (leasewatch record PROFILE --metrics 9471)"));
+        if (!parseMetricsAddress(p.value(metrics)))
+            return fail(QStringLiteral("--metrics needs [ADDR:]PORT with an IP address (127.0.0.1:9471, "
+                                       "0.0.0.0:9471, [::1]:9471)"));
+        inv.metrics = p.value(metrics);
+    }
     if (!recordNames.isEmpty()) {
         // Each database is resolved exactly as the window resolves its argument: a stored profile
         // with the command line's options over it, or a DSN with those options. So the options
@@ -247,9 +261,14 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
                 break;
             if (!a.startsWith(QLatin1Char('-')) || a == QLatin1String("-"))
                 continue; // a positional argument
-            optionArgs << a;
             const QString name = a.mid(a.startsWith(QLatin1String("--")) ? 2 : 1);
-            if (!name.contains(QLatin1Char('=')) && takesValue.contains(name) && i + 1 < args.size())
+            const bool separateValue = !name.contains(QLatin1Char('=')) && takesValue.contains(name) && i + 1 < args.size();
+            if (name.section(QLatin1Char('='), 0, 0) == QLatin1String("metrics")) { // the recorder's, not a database's
+                i += separateValue ? 1 : 0;
+                continue;
+            }
+            optionArgs << a;
+            if (separateValue)
                 optionArgs << args[++i];
         }
         for (const QString& name : recordNames) {

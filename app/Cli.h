@@ -51,6 +51,7 @@ struct Invocation
         int historyMb = 200;
     };
     std::vector<RecordTarget> records;
+    QString metrics; // record --metrics [ADDR:]PORT (validated): serve /metrics there
 };
 
 // `profiles`: the stored profiles a PROFILE argument may name (nullptr: DSNs only).

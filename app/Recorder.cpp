@@ -1,11 +1,14 @@
 #include "Recorder.h"
 
 #include "Findings.h"
+#include "MetricsServer.h"
 #include "Monitor.h"
 #include "QuitOnSignals.h"
+#include "domain/Metrics.h"
 #include "history/HistoryWriter.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QLoggingCategory>
 #include <QTimer>
 
@@ -30,6 +33,32 @@ struct Recording
     bool criticalSaid = false;
     QString connectErrorSaid; // never connected yet: the last reason logged
     QHash<QString, QString> findings; // id → title, as logged
+    // /metrics: the last good refresh's numbers (served, marked not up, while the server is silent).
+    DatabaseMetrics measured;
+    QElapsedTimer sinceMeasured;
+
+    void measure(const Snapshot& s)
+    {
+        if (!s.ok || !s.analysis)
+            return;
+        measured = measureRefresh(s, *s.analysis);
+        measured.leases = monitor->leases()->tableMetrics(s.serverNow);
+        sinceMeasured.start();
+    }
+
+    DatabaseMetrics metrics() const
+    {
+        DatabaseMetrics m = measured;
+        m.database = label;
+        m.up = live;
+        m.lastAnswerAgeS = sinceMeasured.isValid() ? double(sinceMeasured.elapsed()) / 1000.0 : 0;
+        std::vector<Finding> now;
+        const FindingsModel* f = monitor->findings();
+        for (int i = 0; i < f->rowCount(); ++i)
+            now.push_back(f->finding(i));
+        countFindings(m, now);
+        return m;
+    }
 
     void update()
     {
@@ -121,7 +150,10 @@ int runRecord(const Invocation& inv)
         r->monitor = std::make_unique<Monitor>(t.config);
         Recording* rp = r.get();
         QObject::connect(rp->monitor.get(), &Monitor::refreshed, rp->recorder.get(), &HistoryRecorder::record);
-        QObject::connect(rp->monitor.get(), &Monitor::refreshed, rp->monitor.get(), [rp] {
+        const bool serveMetrics = !inv.metrics.isEmpty();
+        QObject::connect(rp->monitor.get(), &Monitor::refreshed, rp->monitor.get(), [rp, serveMetrics](const Snapshot& s) {
+            if (serveMetrics)
+                rp->measure(s);
             rp->update();
             rp->diffFindings();
         });
@@ -141,6 +173,21 @@ int runRecord(const Invocation& inv)
     if (recs.empty())
         return 4;
 
+    std::unique_ptr<MetricsServer> metrics;
+    if (!inv.metrics.isEmpty()) {
+        metrics = std::make_unique<MetricsServer>([&recs] {
+            std::vector<DatabaseMetrics> all;
+            for (const auto& r : recs)
+                all.push_back(r->metrics());
+            return prometheusText(all);
+        });
+        if (!metrics->listen(*parseMetricsAddress(inv.metrics))) {
+            qCCritical(lcRecord, "%s", qUtf8Printable(metrics->errorString()));
+            return 4;
+        }
+        qCInfo(lcRecord, "metrics at %s", qUtf8Printable(metrics->url()));
+    }
+
     // SIGTERM (systemd stop), SIGINT (Ctrl-C), SIGHUP: the recorders finish what is queued.
     quitOnTerminationSignals([] { qCInfo(lcRecord, "stopping: finishing the current writes"); });
     if (inv.quitAfterS > 0)
@@ -148,6 +195,7 @@ int runRecord(const Invocation& inv)
     for (auto& r : recs)
         r->monitor->start();
     const int rc = QCoreApplication::exec();
+    metrics.reset(); // it reads the recordings
     for (auto& r : recs) {
         r->monitor.reset();  // no more refreshes
         r->recorder.reset(); // writes what is queued, then closes the store

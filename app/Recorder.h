@@ -9,8 +9,12 @@
 
 namespace lw::app {
 
+// With `--metrics [ADDR:]PORT` it also serves /metrics (Prometheus' text format, domain/Metrics.h)
+// for every database it records; while a server is silent its series keep the last answer's values
+// with leasewatch_up 0, as the Overview keeps its cards greyed "as of" (no alert resolves itself
+// because the data stopped).
 // Runs until SIGTERM/SIGINT (or `inv.quitAfterS`). Exit codes: 0 stopped by a signal; 4 no store
-// could be opened (taken by another writer, or unwritable).
+// could be opened (taken by another writer, or unwritable), or the metrics address cannot be bound.
 int runRecord(const Invocation& inv);
 
 } // namespace lw::app

@@ -148,6 +148,26 @@ std::array<int, kLeaseStateCount> LeaseModel::stateCounts() const
     return counts;
 }
 
+std::vector<LeaseTableMetrics> LeaseModel::tableMetrics(double now) const
+{
+    std::vector<LeaseTableMetrics> out;
+    if (!tables_)
+        return out;
+    for (const LeaseTableConfig& t : *tables_)
+        out.push_back({t.scheme, t.qualifiedName(), {}, 0});
+    for (size_t i = 0; i < rows_.size(); ++i) {
+        const LeaseRow& r = rows_[i].track.row;
+        if (r.source < 0 || size_t(r.source) >= out.size())
+            continue;
+        LeaseTableMetrics& t = out[size_t(r.source)];
+        const LeaseState st = brief_[i].when.at(now);
+        ++t.byState[size_t(st)];
+        if (st == LeaseState::Stale && r.expiresAt)
+            t.oldestStaleS = std::max(t.oldestStaleS, now - *r.expiresAt);
+    }
+    return out;
+}
+
 std::vector<int> LeaseModel::rowsStaleOrSkewed(double now) const
 {
     std::vector<int> out;

@@ -3,6 +3,7 @@
 // inserted/removed only when the set of leases changes, never reset per refresh, so selection,
 // sort order, scroll position and filter survive refreshes.
 #include "domain/LeaseState.h"
+#include "domain/Metrics.h"
 #include "domain/Snapshot.h"
 #include "domain/Wording.h"
 
@@ -74,6 +75,9 @@ public:
     // With the caller's server-time estimate: one clock reading for a pass over every row.
     LeaseState stateAt(int row, double now) const;
     std::array<int, kLeaseStateCount> stateCounts() const;
+    // Per table read (in Snapshot::leaseTables order, zeros included): leases by state at `now`
+    // and how long ago the longest-stale one expired. The recorder's /metrics.
+    std::vector<LeaseTableMetrics> tableMetrics(double now) const;
     bool clockSkewAt(int row) const { return writerSkewAt(row) != 0; }
     // Seconds the row's writer's clock is known to run ahead (> 0) or behind (< 0) the server's
     // (an application-clock writer: from the takes and renewals seen, or a taken-at in the

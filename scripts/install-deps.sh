@@ -13,6 +13,8 @@ packages=(
   postgresql-15 postgresql-contrib pgbouncer
   # tests: offscreen/Xvfb screenshots, process tools, wall-clock skew, TLS certificates
   xvfb xauth procps faketime openssl postgresql-client
+  # metrics tests: the real promtool and prometheus server
+  prometheus
   # packaging (.deb via CPack) and its installation test
   dpkg-dev file gzip lintian appstream desktop-file-utils jq
 )

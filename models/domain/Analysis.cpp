@@ -130,11 +130,12 @@ std::optional<double> deadlockRate(qint64 before, qint64 after, double seconds)
     return double(after - before) * 60.0 / seconds;
 }
 
-namespace {
 bool isIdle(const SessionRow& s)
 {
     return s.state == QLatin1String("idle") || s.state.startsWith(QLatin1String("idle in transaction"));
 }
+
+namespace {
 
 BlockingForest buildForest(const Snapshot& s)
 {

@@ -27,6 +27,9 @@ QString resolveLockName(const AdvisoryLockRow& l, const KeyNames& names, QString
 // `s` may be null (not visible): "pid 22134".
 QString sessionName(int pid, const SessionRow* s, bool withAddress, const QString& extra = {});
 
+// Idle, or idle in transaction (aborted or not): a session that holds what it holds doing nothing.
+bool isIdle(const SessionRow& s);
+
 struct Thresholds
 {
     double idleHoldingS = 10;     // idle session holding an advisory lock for longer than this

@@ -14,27 +14,8 @@
 
 using namespace lw;
 
-namespace {
-pg::Connection session(const QString& dsn, const QString& appName)
-{
-    pg::Connection c;
-    pg::ConnectOptions o;
-    o.dsn = dsn;
-    o.applicationName = appName;
-    o.readOnly = false;
-    const pg::PgError e = c.connect(o);
-    if (e.isError())
-        throw std::runtime_error(e.toDisplayString().toStdString());
-    return c;
-}
-void run(pg::Connection& c, const QByteArray& sql)
-{
-    pg::ResultPtr r;
-    const pg::PgError e = c.exec({sql, {}}, r, pg::Clock::now() + std::chrono::seconds(10));
-    if (e.isError())
-        throw std::runtime_error(e.toDisplayString().toStdString());
-}
-} // namespace
+using test::openAppSession;
+using test::runOn;
 
 class TstLibraryLocks : public QObject
 {
@@ -47,19 +28,19 @@ private Q_SLOTS:
         db.exec("CREATE SCHEMA billing; CREATE TABLE billing.flyway_schema_history(installed_rank int primary key)");
         // node-pg-migrate (src/runner.ts): SELECT pg_try_advisory_lock(${lockValue}), on a session
         // without application_name (node-postgres sets none by default).
-        pg::Connection npm = session(db.dsn(), QString());
-        run(npm, "SELECT pg_try_advisory_lock(7241865325823964)");
+        pg::Connection npm = openAppSession(db.dsn(), QString());
+        runOn(npm, "SELECT pg_try_advisory_lock(7241865325823964)");
         // Rails (postgresql_adapter.rb): SELECT pg_try_advisory_lock(#{lock_id}), lock_id for this database.
-        pg::Connection rails = session(db.dsn(), "rails-migrate");
-        run(rails, "SELECT pg_try_advisory_lock(" + QByteArray::number(railsMigratorLockKey(db.name())) + ")");
+        pg::Connection rails = openAppSession(db.dsn(), "rails-migrate");
+        runOn(rails, "SELECT pg_try_advisory_lock(" + QByteArray::number(railsMigratorLockKey(db.name())) + ")");
         // pg-boss: a transaction-level lock inside its maintenance transaction, left open here.
-        pg::Connection boss = session(db.dsn(), "pgboss");
-        run(boss, "BEGIN");
-        run(boss, "SELECT pg_advisory_xact_lock(('x' || encode(sha224((current_database() || "
+        pg::Connection boss = openAppSession(db.dsn(), "pgboss");
+        runOn(boss, "BEGIN");
+        runOn(boss, "SELECT pg_advisory_xact_lock(('x' || encode(sha224((current_database() || "
                   "'.pgboss.pgboss')::bytea), 'hex'))::bit(64)::bigint)");
         // Flyway (PostgreSQLAdvisoryLockTemplate): pg_try_advisory_lock(77431708279161 + hashCode).
-        pg::Connection flyway = session(db.dsn(), "flyway");
-        run(flyway, "SELECT pg_try_advisory_lock(" + QByteArray::number(flywayLockKey("billing", "flyway_schema_history")) + ")");
+        pg::Connection flyway = openAppSession(db.dsn(), "flyway");
+        runOn(flyway, "SELECT pg_try_advisory_lock(" + QByteArray::number(flywayLockKey("billing", "flyway_schema_history")) + ")");
 
         const QString rails_ = QStringLiteral("Rails migration lock (database %1)").arg(db.name());
         const QString npm_ = QStringLiteral("node-pg-migrate migration lock (database %1)").arg(db.name());

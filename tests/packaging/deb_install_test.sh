@@ -111,6 +111,8 @@ expected=(
   usr/share/doc/leasewatch/copyright
   usr/share/doc/leasewatch/changelog.gz
   "usr/lib/systemd/user/leasewatch-record@.service"
+  usr/share/leasewatch/prometheus/leasewatch-alerts.yml
+  usr/share/leasewatch/grafana/leasewatch-dashboard.json
 )
 for size in 16 22 24 32 48 64 128 256; do
   expected+=("usr/share/icons/hicolor/${size}x${size}/apps/$LW_APP_ID.png")
@@ -125,7 +127,7 @@ grep -q "<release version=\"$LW_VERSION\"" "$root/usr/share/metainfo/$LW_APP_ID.
   fail "the metainfo's release is not $LW_VERSION"
 grep -qx "ExecStart=/usr/bin/leasewatch record %I" "$root/usr/lib/systemd/user/leasewatch-record@.service" ||
   fail "the recorder's unit does not run /usr/bin/leasewatch record %I"
-say "the .deb holds the programs, desktop file, metainfo, icons, man pages, copyright, changelog and the recorder's user unit"
+say "the .deb holds the programs, desktop file, metainfo, icons, man pages, copyright, changelog, the recorder's user unit, its alerting rules and dashboard"
 
 tgz_list=$(tar -tzf "$tgz")
 top="leasewatch-$LW_VERSION-linux-$(uname -m)"

@@ -129,4 +129,25 @@ TestDatabase::~TestDatabase()
     }
 }
 
+pg::Connection openAppSession(const QString& dsn, const QString& appName)
+{
+    pg::Connection c;
+    pg::ConnectOptions o;
+    o.dsn = dsn;
+    o.applicationName = appName;
+    o.readOnly = false;
+    const pg::PgError e = c.connect(o);
+    if (e.isError())
+        throw std::runtime_error(e.toDisplayString().toStdString());
+    return c;
+}
+
+void runOn(pg::Connection& c, const QByteArray& sql)
+{
+    pg::ResultPtr r;
+    const pg::PgError e = c.exec({sql, {}}, r, pg::Clock::now() + std::chrono::seconds(10));
+    if (e.isError())
+        throw std::runtime_error(e.toDisplayString().toStdString());
+}
+
 } // namespace lw::test

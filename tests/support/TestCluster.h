@@ -39,6 +39,12 @@ struct ProcessResult
 ProcessResult runProcess(const QString& program, const QStringList& args, bool withDisplay = false,
                          int timeoutMs = 60000);
 
+// A session of the test's own (not read-only), as an application would hold one: for locks held
+// across statements. Throws std::runtime_error if it cannot connect.
+pg::Connection openAppSession(const QString& dsn, const QString& appName);
+// One statement on such a session (10 s deadline); throws on error.
+void runOn(pg::Connection& c, const QByteArray& sql);
+
 class TestDatabase
 {
 public:

@@ -1,5 +1,6 @@
 // The command line: modes, presets and errors, decided before any QApplication exists.
 #include "Cli.h"
+#include "MetricsServer.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -8,6 +9,7 @@ using lw::Profile;
 using lw::ProfileStore;
 using lw::app::Invocation;
 using lw::app::parseCommandLine;
+using lw::app::parseMetricsAddress;
 
 class TestCli : public QObject
 {
@@ -54,6 +56,22 @@ private Q_SLOTS:
         QVERIFY(!inv.records[0].storeName.contains("s3cret"));
         QVERIFY(inv.records[0].storeName != inv.records[1].storeName);
         QCOMPARE(parseCommandLine({"lw", "record"}).mode, Invocation::Mode::Error);
+        // --metrics belongs to the recorder, not to a database: every target still parses.
+        const Invocation m = parseCommandLine({"lw", "record", "host=db1 dbname=a", "--metrics", "9471", "host=db2 dbname=b"});
+        QCOMPARE(m.mode, Invocation::Mode::Record);
+        QCOMPARE(m.records.size(), size_t(2));
+        QCOMPARE(m.metrics, QStringLiteral("9471"));
+        QCOMPARE(parseCommandLine({"lw", "record", "host=db1", "--metrics=0.0.0.0:9471"}).metrics,
+                 QStringLiteral("0.0.0.0:9471"));
+        QCOMPARE(parseCommandLine({"lw", "record", "host=db1", "--metrics", "[::1]:9471"}).mode, Invocation::Mode::Record);
+        QCOMPARE(parseCommandLine({"lw", "record", "host=db1", "--metrics", "db.example:9471"}).mode,
+                 Invocation::Mode::Error); // a name could bind anywhere: an address is asked for
+        QCOMPARE(parseCommandLine({"lw", "record", "host=db1", "--metrics", "70000"}).mode, Invocation::Mode::Error);
+        QCOMPARE(parseCommandLine({"lw", "host=db1", "--metrics", "9471"}).mode, Invocation::Mode::Error);
+        // Bound to the loopback unless another address is written.
+        QCOMPARE(parseMetricsAddress("9471")->address, QHostAddress(QHostAddress::LocalHost));
+        QCOMPARE(parseMetricsAddress("9471")->port, quint16(9471));
+        QCOMPARE(parseMetricsAddress("[::1]:9471")->address, QHostAddress(QHostAddress::LocalHostIPv6));
         // Options apply to each, as in the window; a stored profile brings its own settings.
         QTemporaryDir dir;
         ProfileStore store(dir.filePath("profiles.json"));
