@@ -23,10 +23,15 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         "                                         (conninfo, URI or service name); none: choose a profile\n"
         "  leasewatch --demo                      open the console on a throwaway demo cluster with a\n"
         "                                         simulated workload\n"
-        "  leasewatch snapshot PROFILE|DSN [--json]  print one refresh and exit (no display needed)\n"
-        "  leasewatch watch PROFILE|DSN [--json]  print it again at every refresh (no display needed)\n"
+        "  leasewatch snapshot PROFILE|DSN... [--json]  print one refresh and exit (no display needed);\n"
+        "                                         several: one line per database first, worst first\n"
+        "  leasewatch watch PROFILE|DSN... [--json]  print it again at every refresh (no display needed)\n"
         "  leasewatch record PROFILE|DSN...      record each database's history continuously, headless\n"
-        "                                         (systemd: leasewatch-record@PROFILE.service)\n"
+        "                                         (systemd: leasewatch-record@PROFILE.service);\n"
+        "                                         --metrics [ADDR:]PORT also serves Prometheus /metrics\n"
+        "  leasewatch bundle PROFILE|DSN FILE [--minutes N]\n"
+        "                                         cut an incident bundle of the last N minutes (60)\n"
+        "                                         from its recorded history\n"
         "  leasewatch expire PROFILE|DSN NAME --holder HOLDER\n"
         "                                         force-expire a stale lease (operator mode only); exit 0\n"
         "                                         only when the lease was expired\n\n"
@@ -101,6 +106,9 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     const QCommandLineOption openBundle(
         QStringLiteral("open-bundle"),
         QStringLiteral("Open an incident bundle (or a history store) offline, read-only."), QStringLiteral("file"));
+    const QCommandLineOption minutes(QStringLiteral("minutes"),
+                                     QStringLiteral("bundle: the last N minutes recorded (default 60)."),
+                                     QStringLiteral("N"));
     const QCommandLineOption metrics(
         QStringLiteral("metrics"),
         QStringLiteral("record: serve Prometheus metrics at http://ADDR:PORT/metrics (ADDR 127.0.0.1 unless "
@@ -109,7 +117,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     const QList<QCommandLineOption> options = {help,         version,      demo,     json,      preset,    noDetect,
                                                table,        columns,      timeKind, ttl,       interval,  screenshots,
                                                quitAfter,    operatorMode, auditTable, lockNames, poolSize, holder,
-                                               count,        evenIfAlive,  pgbouncer, openBundle, metrics};
+                                               count,        evenIfAlive,  pgbouncer, openBundle, metrics,   minutes};
     p.addOptions(options);
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
     inv.helpText = p.helpText();
@@ -128,7 +136,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         return inv;
     }
     QStringList pos = p.positionalArguments();
-    QStringList recordNames;
+    QStringList targetNames;
     auto fail = [&](const QString& msg) {
         inv.mode = Invocation::Mode::Error;
         inv.error = msg;
@@ -138,17 +146,34 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     if (verb == QLatin1String("snapshot") || verb == QLatin1String("watch")) {
         inv.mode = verb == QLatin1String("watch") ? Invocation::Mode::Watch : Invocation::Mode::Snapshot;
         pos.removeFirst();
-        if (pos.size() != 1)
-            return fail(QStringLiteral("%1 needs exactly one profile name or DSN (leasewatch %1 \"host=… "
+        if (pos.isEmpty())
+            return fail(QStringLiteral("%1 needs one or more profile names or DSNs (leasewatch %1 \"host=… "
                                        "dbname=…\")")
                             .arg(verb));
+        if (pos.size() > 1) {
+            targetNames = pos; // several databases: one line each first, then each one's refresh
+            pos = {pos.first()};
+        }
     } else if (verb == QLatin1String("record")) {
         inv.mode = Invocation::Mode::Record;
         pos.removeFirst();
         if (pos.isEmpty())
             return fail(QStringLiteral("record needs one or more profile names or DSNs (leasewatch record PROFILE…)"));
-        recordNames = pos;
+        targetNames = pos;
         pos = {pos.first()}; // the options below are built for the first; the others follow it
+    } else if (verb == QLatin1String("bundle")) {
+        inv.mode = Invocation::Mode::CutBundle;
+        pos.removeFirst();
+        if (pos.size() != 2)
+            return fail(QStringLiteral("bundle needs a profile name or DSN and the file to write "
+                                       "(leasewatch bundle PROFILE incident.lwbundle [--minutes N])"));
+        inv.bundleFile = pos.takeLast();
+        if (p.isSet(minutes)) {
+            bool ok = false;
+            inv.bundleMinutes = p.value(minutes).toInt(&ok);
+            if (!ok || inv.bundleMinutes <= 0)
+                return fail(QStringLiteral("--minutes must be a positive number of minutes"));
+        }
     } else if (verb == QLatin1String("expire")) {
         inv.mode = Invocation::Mode::Expire;
         pos.removeFirst();
@@ -245,7 +270,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
                                        "0.0.0.0:9471, [::1]:9471)"));
         inv.metrics = p.value(metrics);
     }
-    if (!recordNames.isEmpty()) {
+    if (!targetNames.isEmpty()) {
         // Each database is resolved exactly as the window resolves its argument: a stored profile
         // with the command line's options over it, or a DSN with those options. So the options
         // are parsed again for each, without the positional arguments.
@@ -271,11 +296,11 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
             if (separateValue)
                 optionArgs << args[++i];
         }
-        for (const QString& name : recordNames) {
+        for (const QString& name : targetNames) {
             const Invocation one = parseCommandLine(optionArgs + QStringList{name}, profiles);
             if (one.mode == Invocation::Mode::Error)
                 return fail(QStringLiteral("%1: %2").arg(redactDsn(name), one.error));
-            Invocation::RecordTarget t;
+            Invocation::Target t;
             t.config = one.config;
             if (one.profile) {
                 t.label = one.profile->name;
@@ -286,7 +311,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
                 t.label = redactDsn(name);
                 t.storeName = dsnStoreName(name);
             }
-            inv.records.push_back(std::move(t));
+            inv.targets.push_back(std::move(t));
         }
     }
     if (inv.mode == Invocation::Mode::Gui || inv.mode == Invocation::Mode::Snapshot ||

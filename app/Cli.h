@@ -22,6 +22,7 @@ struct Invocation
         Watch,
         Expire,
         Record, // headless recorder: one or more databases, each into its history store
+        CutBundle, // `bundle PROFILE|DSN FILE`: an incident bundle cut from that database's history store
         Help,
         Version,
         Error,
@@ -33,7 +34,8 @@ struct Invocation
     std::optional<Profile> profile; // the stored profile named on the command line, if any
     QString leaseName, holder;      // expire
     bool evenIfAlive = false;       // expire: the holder may be alive and the operator says go
-    QString bundleFile;             // --open-bundle
+    QString bundleFile;             // --open-bundle; bundle: the file to write
+    int bundleMinutes = 60;         // bundle --minutes: the last N minutes recorded
     QString pgbouncerDsn;           // optional PgBouncer admin console (window, snapshot, watch)
     int watchCount = 0;             // watch: stop after this many refreshes (0: until interrupted)
     QString screenshotDir; // --screenshots DIR: save every page after --quit-after seconds
@@ -41,8 +43,9 @@ struct Invocation
     QString error;         // Mode::Error: one line
     QString helpText;
 
-    // record: each database to record, resolved like the window resolves a profile or a DSN.
-    struct RecordTarget
+    // record (and snapshot/watch of several databases): each database, resolved like the window
+    // resolves a profile or a DSN. Empty for a snapshot or watch of one.
+    struct Target
     {
         QString label;     // what logs and the store's metadata name it (a DSN without its password)
         QString storeName; // the history store's name: the profile's, or a hash of the DSN
@@ -50,7 +53,7 @@ struct Invocation
         int historyDays = 7;
         int historyMb = 200;
     };
-    std::vector<RecordTarget> records;
+    std::vector<Target> targets;
     QString metrics; // record --metrics [ADDR:]PORT (validated): serve /metrics there
 };
 

@@ -5,6 +5,7 @@
 #include "LeasesView.h"
 #include "MainWindow.h"
 #include "OverviewView.h"
+#include "PoolHistory.h"
 #include "PoolView.h"
 #include "history/HistoryReader.h"
 #include "history/HistoryWriter.h"
@@ -27,8 +28,11 @@
 #include <QMessageBox>
 #include <QTableView>
 #include <QTabWidget>
+#include <QPointer>
 #include <QTime>
 #include <QTimer>
+
+#include <cmath>
 
 namespace lw::app {
 
@@ -111,6 +115,7 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     ho.maxAgeMs = qint64(historyDays) * 24 * 3600 * 1000;
     ho.maxBytes = qint64(historyMb) * 1024 * 1024;
     c.recorder = std::make_unique<HistoryRecorder>(ho);
+    bool joinsRecording = false; // a recorder has been writing this history: the window joins it
     if (c.recorder->isOpen()) {
         if (!c.recorder->notice().isEmpty())
             w->showNotice(c.recorder->notice(), 60000, true);
@@ -139,17 +144,24 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
                       60000);
         c.reader = std::make_unique<HistoryReader>(ho.path);
         c.recorder.reset();
+        joinsRecording = true;
     } else {
         w->showNotice(tr("History is not recorded: %1").arg(c.recorder->errorString()), 60000, true);
     }
-    // The pool charts scroll back into what was recorded before this start (the last hour:
-    // replaying more would hold up the window).
+    // The pool charts scroll back into what was recorded before this start: the last hour, read
+    // after the window is up (below).
+    std::optional<std::pair<double, double>> backfill;
     if (c.reader && c.reader->isOpen()) {
         const auto range = c.reader->range();
-        if (!range.isEmpty())
-            loadPoolHistory(*c.reader, *w->poolView()->history(), std::max(range.from, range.to - 3600), range.to);
+        if (!range.isEmpty()) {
+            backfill = {std::max(range.from, range.to - 3600), range.to};
+            if (joinsRecording)
+                c.joinedAt = range.to; // the recorder's last refresh before this window: where it joined
+        }
     }
     addTimeline(c);
+    if (c.joinedAt > 0)
+        w->poolView()->setJoinedAt(c.joinedAt);
     connect(w, &ui::MainWindow::exportBundleRequested, this, [this, w] { askExport(w); });
     connect(w, &ui::MainWindow::browseHistoryRequested, this, [this, w] {
         for (int i = 0; i < count(); ++i)
@@ -160,8 +172,41 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
             }
     });
     ui::MainWindow* opened = add(std::move(c), shown);
-    open_.back().monitor->start();
+    Console& added = open_.back();
+    if (backfill) {
+        w->poolView()->history()->setAnalysisConfig(added.reader->analysisConfig());
+        backfillThenStart(w, added.reader.get(), w->poolView()->history(), added.monitor.get(), backfill->first,
+                          backfill->second);
+    } else {
+        added.monitor->start();
+    }
     return opened;
+}
+
+void Consoles::backfillThenStart(ui::MainWindow* w, const HistoryReader* reader, PoolHistory* into, Monitor* monitor,
+                                 double from, double to)
+{
+    // An hour is ~3 600 recorded refreshes, ~0.2 ms each to replay into the pool history: read in
+    // slices of 150 between events, so the window answers at once. Live refreshes start after the
+    // last slice, so the samples stay in time order. A window closed meanwhile stops it (the
+    // reader, the history and the monitor go with it).
+    QPointer<ui::MainWindow> alive(w);
+    QTimer::singleShot(0, this, [this, alive, reader, into, monitor, from, to] {
+        if (!alive)
+            return;
+        constexpr int kSlice = 150;
+        int n = 0;
+        double next = to;
+        reader->forEachSnapshot(from, to, [&](const Snapshot& s) {
+            into->add(s);
+            next = s.serverNow;
+            return ++n < kSlice;
+        });
+        if (n == kSlice && next < to)
+            backfillThenStart(alive, reader, into, monitor, std::nextafter(next, to), to);
+        else
+            monitor->start();
+    });
 }
 
 ui::MainWindow* Consoles::add(Console c, const QString&)
@@ -182,6 +227,8 @@ void Consoles::addTimeline(Console& c)
     auto* tl = new ui::LeaseTimelineView(c.window.get());
     tl->setObjectName(QStringLiteral("leaseTimeline"));
     tl->setReader(c.reader.get());
+    if (c.joinedAt > 0)
+        tl->setJoinedAt(c.joinedAt);
     c.window->addPage(tl, tr("Lease history"));
     // The lease selected on the Leases page is the one whose history is shown.
     QTableView* table = c.window->leasesView()->table();

@@ -14,6 +14,7 @@ namespace lw {
 class AuditLog;
 class HistoryReader;
 class HistoryRecorder;
+class PoolHistory;
 class Monitor;
 namespace ui {
 class MainWindow;
@@ -66,10 +67,15 @@ private:
         std::unique_ptr<ui::Alerts> alerts;
         std::unique_ptr<HistoryRecorder> recorder; // live consoles
         std::unique_ptr<HistoryReader> reader;     // the lease timeline's (the store, or the bundle)
+        double joinedAt = 0; // server time this window joined a recorder's history (0: it records itself)
     };
     ui::MainWindow* add(Console c, const QString& title);
     static QString storePath(Console& c); // the live store this console records or reads, or ""
     void addTimeline(Console& c);
+    // Replays [from, to] of the reader's history into the pool charts in slices between events,
+    // then starts the monitor.
+    void backfillThenStart(ui::MainWindow* w, const HistoryReader* reader, PoolHistory* into, Monitor* monitor,
+                           double from, double to);
     void askExport(ui::MainWindow* w);
     void askOpenBundle(ui::MainWindow* w);
     void closeLater(ui::MainWindow* w);

@@ -6,9 +6,15 @@
 #include "LeaseModel.h"
 #include "SnapshotFormat.h"
 #include "domain/Outage.h"
+#include "domain/Secrets.h"
+#include "domain/Wording.h"
+#include "history/HistoryReader.h"
+#include "history/HistoryWriter.h"
 #include "pgbouncer/PgBouncerSource.h"
 
 #include <QDateTime>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
@@ -117,12 +123,182 @@ void sleepInterruptibly(int ms)
         std::this_thread::sleep_for(std::min<steady_clock::duration>(milliseconds(50), until - steady_clock::now()));
 }
 
+// What a watch knows about one database's outage: since its last answer (or its first failure),
+// the failure that began it, and the connection counts of the last answer (the causes' evidence).
+struct OutageTrack
+{
+    int failures = 0;
+    QDateTime lastAnswer, firstFailure;
+    pg::PgError began;
+    std::pair<int, int> lastConnections{0, 0};
+
+    void answered(const Snapshot& s)
+    {
+        failures = 0;
+        lastAnswer = QDateTime::currentDateTime();
+        firstFailure = {};
+        began = {};
+        if (s.analysis)
+            lastConnections = {s.analysis->connectionsUsed, s.analysis->connectionBudget};
+    }
+    // A failed refresh, in the Overview's words; `waitMs` becomes the back-off before the next
+    // attempt, like the window's (doubling, capped at 30 s).
+    OutageView failed(const Snapshot& s, const PollerConfig& cfg, int& waitMs)
+    {
+        ++failures;
+        waitMs = std::min(30000, cfg.intervalMs << std::min(failures, 5));
+        if (!began.isError())
+            began = s.error;
+        OutageView o;
+        o.now = QDateTime::currentDateTime();
+        o.since = lastAnswer.isValid() ? lastAnswer : firstFailure.isValid() ? firstFailure : o.now;
+        if (!firstFailure.isValid())
+            firstFailure = o.now;
+        o.began = began;
+        o.error = s.error;
+        o.nextAttempt = o.now.addMSecs(waitMs);
+        o.refreshDeadlineMs = cfg.refreshDeadlineMs;
+        o.connectionsUsed = lastConnections.first;
+        o.connectionBudget = lastConnections.second;
+        return o;
+    }
+};
+
+// One database of a snapshot or watch of several.
+struct Many
+{
+    explicit Many(const Invocation::Target& t) : label(t.label), cfg(t.config), poller(t.config), views(t.config) {}
+    QString label;
+    PollerConfig cfg;
+    Poller poller;
+    Views views;
+    OutageTrack outage;
+    Snapshot last;
+    std::vector<Finding> findings;
+    std::optional<OutageView> down; // this round failed
+    int waitMs = 0;
+
+    int rank() const // worst first: not answering, then by the worst finding
+    {
+        if (down)
+            return 4;
+        return findings.empty() ? 0 : std::clamp(findings.front().severity, 1, 3);
+    }
+    // The database's one line: its state, its finding counts and the worst one (or why it is silent).
+    QString line(int width) const
+    {
+        const QString name = label.leftJustified(width);
+        if (down)
+            return QStringLiteral("%1  NOT ANSWERING  %2").arg(name, outageLine(*down));
+        int n[4] = {0, 0, 0, 0};
+        for (const Finding& f : findings)
+            ++n[std::clamp(f.severity, 1, 3)];
+        QString state = findings.empty() ? QStringLiteral("ok") : severityWord(findings.front().severity);
+        QString text = QStringLiteral("%1  %2  %3 critical, %4 warning, %5 notice; %6 lease(s)")
+                           .arg(name, state)
+                           .arg(n[3])
+                           .arg(n[2])
+                           .arg(n[1])
+                           .arg(views.leases.rowCount());
+        if (!findings.empty())
+            text += QStringLiteral("; worst: ") + findings.front().title;
+        return text;
+    }
+    QJsonObject summaryJson() const
+    {
+        QJsonObject o;
+        o[QStringLiteral("database")] = label;
+        o[QStringLiteral("live")] = !down;
+        int n[4] = {0, 0, 0, 0};
+        for (const Finding& f : findings)
+            ++n[std::clamp(f.severity, 1, 3)];
+        o[QStringLiteral("critical")] = n[3];
+        o[QStringLiteral("warning")] = n[2];
+        o[QStringLiteral("notice")] = n[1];
+        o[QStringLiteral("worst_severity")] = down ? 3 : findings.empty() ? 0 : findings.front().severity;
+        o[QStringLiteral("worst")] = down ? QJsonValue(outageLine(*down))
+                                          : findings.empty() ? QJsonValue(QJsonValue::Null) : findings.front().title;
+        if (down) {
+            o[QStringLiteral("cause")] = outageCauseKey(outageCauseOf(*down));
+            o[QStringLiteral("error")] = last.error.toDisplayString();
+        }
+        return o;
+    }
+};
+
+// Refreshes every database at once (each on its own thread, so one hung server costs its deadline
+// once, not once per database) and prints one line per database, worst first, then each refresh.
+// Returns the exit code: 1 when one could not be read, 3 when one's leases table is unusable, 0.
+int refreshMany(std::vector<std::unique_ptr<Many>>& dbs, const Invocation& inv, QTextStream& out, bool terminal)
+{
+    {
+        std::vector<std::thread> threads;
+        for (auto& d : dbs)
+            threads.emplace_back([m = d.get()] { m->last = m->poller.refreshOnce(); });
+        for (std::thread& t : threads)
+            t.join();
+    }
+    bool anyDown = false, anyUnreadable = false;
+    for (auto& d : dbs) {
+        d->waitMs = d->cfg.intervalMs;
+        d->down.reset();
+        if (d->last.ok) {
+            d->outage.answered(d->last);
+            d->findings = d->views.apply(d->last);
+            anyUnreadable = anyUnreadable || d->last.leasesError.has_value();
+        } else {
+            d->down = d->outage.failed(d->last, d->cfg, d->waitMs);
+            d->findings.clear();
+            anyDown = true;
+        }
+    }
+    std::vector<Many*> order;
+    for (auto& d : dbs)
+        order.push_back(d.get());
+    std::stable_sort(order.begin(), order.end(), [](const Many* a, const Many* b) { return a->rank() > b->rank(); });
+    if (inv.json) {
+        QJsonArray summary, snapshots;
+        for (const Many* d : order) {
+            summary.append(d->summaryJson());
+            if (!d->down) {
+                QJsonObject j = snapshotToJson(d->last, d->views.leases, d->findings);
+                j[QStringLiteral("database")] = d->label;
+                snapshots.append(j);
+            }
+        }
+        const QJsonObject root{{QStringLiteral("databases"), summary}, {QStringLiteral("snapshots"), snapshots}};
+        out << QJsonDocument(root).toJson(terminal || inv.mode == Invocation::Mode::Snapshot ? QJsonDocument::Indented
+                                                                                              : QJsonDocument::Compact);
+        if (!terminal && inv.mode == Invocation::Mode::Watch)
+            out << "\n"; // JSON Lines: one round per line
+    } else {
+        int width = 0;
+        for (const Many* d : order)
+            width = std::max(width, int(d->label.size()));
+        for (const Many* d : order)
+            out << d->line(width) << "\n";
+        for (const Many* d : order) {
+            out << "\n=== " << d->label << " ===\n";
+            out << (d->down ? QStringLiteral("NOT ANSWERING: %1 %2\n").arg(outageLine(*d->down), outageCause(*d->down))
+                            : snapshotToText(d->last, d->views.leases, d->findings));
+        }
+    }
+    out.flush();
+    return anyDown ? 1 : anyUnreadable ? 3 : 0;
+}
+
 } // namespace
 
 int runSnapshot(const Invocation& inv)
 {
     QTextStream out(stdout);
     QTextStream err(stderr);
+    if (inv.targets.size() > 1) {
+        std::vector<std::unique_ptr<Many>> dbs;
+        for (const Invocation::Target& t : inv.targets)
+            dbs.push_back(std::make_unique<Many>(t));
+        return refreshMany(dbs, inv, out, ::isatty(STDOUT_FILENO) == 1);
+    }
     Poller poller(inv.config);
     Views views(inv.config);
     BouncerFindings bouncer(inv);
@@ -145,14 +321,32 @@ int runWatch(const Invocation& inv)
     for (int sig : {SIGINT, SIGTERM, SIGHUP})
         std::signal(sig, [](int) { g_stop.store(true); });
     const bool terminal = ::isatty(STDOUT_FILENO) == 1;
+    if (inv.targets.size() > 1) {
+        std::vector<std::unique_ptr<Many>> dbs;
+        for (const Invocation::Target& t : inv.targets)
+            dbs.push_back(std::make_unique<Many>(t));
+        int rc = 0;
+        for (int n = 1; !g_stop.load(); ++n) {
+            if (terminal)
+                out << "\x1b[H\x1b[2J"; // redraw in place
+            else if (!inv.json)
+                out << "=== refresh " << n << " at " << QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"))
+                    << " ===\n";
+            rc = refreshMany(dbs, inv, out, terminal);
+            if (inv.watchCount > 0 && n >= inv.watchCount)
+                break;
+            int waitMs = 30000; // the soonest next refresh any database wants
+            for (const auto& d : dbs)
+                waitMs = std::min(waitMs, d->waitMs);
+            sleepInterruptibly(waitMs);
+        }
+        return rc;
+    }
     Poller poller(inv.config);
     Views views(inv.config);
     BouncerFindings bouncer(inv);
-    int failures = 0;
+    OutageTrack track;
     int rc = 0;
-    QDateTime lastAnswer, firstFailure; // the outage: since the last answer (or the first failure)
-    pg::PgError outageBegan;
-    std::pair<int, int> lastConnections{0, 0};
     for (int n = 1; !g_stop.load(); ++n) {
         const Snapshot s = poller.refreshOnce();
         const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
@@ -160,12 +354,7 @@ int runWatch(const Invocation& inv)
             out << "\x1b[H\x1b[2J"; // redraw in place
         int waitMs = inv.config.intervalMs;
         if (s.ok) {
-            failures = 0;
-            lastAnswer = QDateTime::currentDateTime();
-            firstFailure = {};
-            outageBegan = {};
-            if (s.analysis)
-                lastConnections = {s.analysis->connectionsUsed, s.analysis->connectionBudget};
+            track.answered(s);
             std::vector<Finding> findings = views.apply(s);
             bouncer.addTo(s, findings, err);
             if (!inv.json && !terminal)
@@ -178,21 +367,7 @@ int runWatch(const Invocation& inv)
         } else {
             // Keep watching through an outage, backing off like the window does (capped at 30 s),
             // in the Overview's words: what happened, since when, what comes next, and the causes.
-            ++failures;
-            waitMs = std::min(30000, inv.config.intervalMs << std::min(failures, 5));
-            if (!outageBegan.isError())
-                outageBegan = s.error;
-            OutageView o;
-            o.now = QDateTime::currentDateTime();
-            o.since = lastAnswer.isValid() ? lastAnswer : firstFailure.isValid() ? firstFailure : o.now;
-            if (!firstFailure.isValid())
-                firstFailure = o.now;
-            o.began = outageBegan;
-            o.error = s.error;
-            o.nextAttempt = o.now.addMSecs(waitMs);
-            o.refreshDeadlineMs = inv.config.refreshDeadlineMs;
-            o.connectionsUsed = lastConnections.first;
-            o.connectionBudget = lastConnections.second;
+            const OutageView o = track.failed(s, inv.config, waitMs);
             if (inv.json) {
                 QJsonObject j;
                 j.insert(QStringLiteral("live"), false);
@@ -294,6 +469,44 @@ int runExpire(const Invocation& inv, const QString& auditPath)
             << " could not record this: " << audit.errorString() << "\n";
     out.flush();
     return o.changed() ? 0 : 1;
+}
+
+int runCutBundle(const Invocation& inv)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    // The store the window and `leasewatch record` write for this profile or DSN.
+    const QString name = inv.profile ? inv.profile->name : redactDsn(inv.dsn);
+    const QString store = HistoryOptions::defaultPath(inv.profile ? inv.profile->name : dsnStoreName(inv.dsn));
+    if (!QFileInfo::exists(store)) {
+        err << "leasewatch: nothing is recorded for " << name << " (no history store at " << store
+            << "); `leasewatch record " << (inv.profile ? inv.profile->name : QStringLiteral("…"))
+            << "` or a window on it records one\n";
+        return 1;
+    }
+    const HistoryReader reader(store);
+    if (!reader.isOpen()) {
+        err << "leasewatch: the history store " << store << " cannot be read: " << reader.errorString() << "\n";
+        return 1;
+    }
+    const auto range = reader.range();
+    if (range.isEmpty()) {
+        err << "leasewatch: the history store of " << name << " holds no refresh yet\n";
+        return 1;
+    }
+    const double t1 = range.to;
+    const double t0 = std::max(range.from, t1 - inv.bundleMinutes * 60.0);
+    QString error;
+    if (!reader.exportBundle(inv.bundleFile, t0, t1, {}, &error)) {
+        err << "leasewatch: the bundle was not written: " << error << "\n";
+        return 1;
+    }
+    auto hhmm = [](double t) {
+        return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    };
+    out << "wrote " << inv.bundleFile << ": " << name << " from " << hhmm(t0) << " to " << hhmm(t1)
+        << " (server time); open it with leasewatch --open-bundle " << inv.bundleFile << "\n";
+    return 0;
 }
 
 } // namespace lw::app

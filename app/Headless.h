@@ -14,5 +14,9 @@ int runWatch(const Invocation& inv);
 // The window's compare-and-set force-expire of one lease held by inv.holder, recorded in the audit
 // log. Exit 0 only when the lease was expired; 4 when operator mode is off (nothing sent).
 int runExpire(const Invocation& inv, const QString& auditPath = {});
+// `bundle PROFILE|DSN FILE`: the last inv.bundleMinutes of that database's history store (the one
+// `leasewatch record` or a window writes) as an incident bundle, without stopping the writer.
+// Exit 0 written; 1 nothing recorded, the store unreadable, or the file not written.
+int runCutBundle(const Invocation& inv);
 
 } // namespace lw::app

@@ -131,7 +131,7 @@ int runRecord(const Invocation& inv)
     qSetMessagePattern(::isatty(STDERR_FILENO) ? QStringLiteral("%{time yyyy-MM-dd HH:mm:ss} %{message}")
                                                : QStringLiteral("%{message}"));
     std::vector<std::unique_ptr<Recording>> recs;
-    for (const Invocation::RecordTarget& t : inv.records) {
+    for (const Invocation::Target& t : inv.targets) {
         auto r = std::make_unique<Recording>();
         r->label = t.label;
         HistoryOptions ho = HistoryOptions::forProfile(t.label, t.config);

@@ -62,6 +62,7 @@ int main(int argc, char** argv)
         err << "leasewatch: " << inv.error << "\n";
         return 2;
     case lw::app::Invocation::Mode::Record:
+    case lw::app::Invocation::Mode::CutBundle:
     case lw::app::Invocation::Mode::Snapshot:
     case lw::app::Invocation::Mode::Watch:
     case lw::app::Invocation::Mode::Expire: {
@@ -72,6 +73,8 @@ int main(int argc, char** argv)
         err.flush();
         if (inv.mode == lw::app::Invocation::Mode::Record)
             return lw::app::runRecord(inv);
+        if (inv.mode == lw::app::Invocation::Mode::CutBundle)
+            return lw::app::runCutBundle(inv);
         if (inv.mode == lw::app::Invocation::Mode::Watch)
             return lw::app::runWatch(inv);
         if (inv.mode == lw::app::Invocation::Mode::Expire)

@@ -246,6 +246,15 @@ PoolView::PoolView(Monitor* monitor, QWidget* parent)
 
 PoolView::~PoolView() = default;
 
+void PoolView::setJoinedAt(double serverTime)
+{
+    const QString label =
+        tr("window opened %1")
+            .arg(QDateTime::fromMSecsSinceEpoch(qint64(serverTime * 1000)).toString(QStringLiteral("HH:mm:ss")));
+    for (ChartPanel* c : {groupChart_, budgetChart_, lockChart_, troubleChart_})
+        c->setMarker(serverTime, label);
+}
+
 ChartPanel* PoolView::chart(ChartTab tab) const
 {
     switch (tab) {

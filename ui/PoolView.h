@@ -50,6 +50,9 @@ public:
     QString selectedGroup() const;
     void showChart(ChartTab tab);
     bool exportVisibleChart(const QString& path) const;
+    // Where this window joined a recorder's history (server time): a marked line on every chart,
+    // the recorded past to its left.
+    void setJoinedAt(double serverTime);
     // The time range the charts show now (epoch seconds).
     std::pair<double, double> visibleRange() const;
 

@@ -51,6 +51,13 @@ int LeaseTimelineModel::rowAt(double t) const
     return int(it - events_.begin()) - 1;
 }
 
+void LeaseTimelineModel::setJoinedAt(double serverTime)
+{
+    joinedAt_ = serverTime;
+    if (!events_.empty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::BackgroundRole, BeforeJoinRole});
+}
+
 QVariant LeaseTimelineModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= int(events_.size()))
@@ -104,6 +111,11 @@ QVariant LeaseTimelineModel::data(const QModelIndex& index, int role) const
         default:
             return {};
         }
+    case Qt::BackgroundRole:
+        // A translucent grey reads as "before" on light and dark palettes alike.
+        return e.at < joinedAt_ ? QBrush(QColor(128, 128, 128, 40)) : QVariant();
+    case BeforeJoinRole:
+        return e.at < joinedAt_;
     case KindRole:
         return int(e.kind);
     case TimeRole:

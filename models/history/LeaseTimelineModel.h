@@ -20,6 +20,7 @@ public:
         KindRole = Qt::UserRole + 1, // int(LeaseTimelineEvent::Kind)
         TimeRole,                    // double, server time (epoch seconds)
         SortRole,
+        BeforeJoinRole, // bool: recorded before this window joined the recorder's history
     };
 
     explicit LeaseTimelineModel(QObject* parent = nullptr);
@@ -36,10 +37,15 @@ public:
     const LeaseTimelineEvent& event(int row) const { return events_[size_t(row)]; }
     // The row in effect at server time t (the last event at or before it), -1 before the first.
     int rowAt(double t) const;
+    // Where this window joined a recorder's history (server time; 0: it recorded everything
+    // itself). Events before it are shaded: the window did not see them happen.
+    void setJoinedAt(double serverTime);
+    double joinedAt() const { return joinedAt_; }
 
 private:
     QString lease_;
     std::vector<LeaseTimelineEvent> events_;
+    double joinedAt_ = 0;
 };
 
 QString formatServerTime(double epoch); // "2026-01-02 10:00:01.250", local time

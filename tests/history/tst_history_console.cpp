@@ -10,6 +10,10 @@
 #include "TestCluster.h"
 #include "history/HistoryReader.h"
 #include "history/HistoryWriter.h"
+#include "PoolHistory.h"
+#include "PoolView.h"
+#include "charts/ChartPanel.h"
+#include "history/LeaseTimelineModel.h"
 #include "history/LeaseTimelineView.h"
 #include "history/RecordedBar.h"
 
@@ -71,6 +75,13 @@ private Q_SLOTS:
         cfg.connect.dsn = db.dsn();
         cfg.intervalMs = 200;
         ui::MainWindow* w = consoles.open(cfg, db.dsn());
+        // The window is up before the recorded hour is replayed into its pool charts (in slices,
+        // between events), and its own refreshes start after it.
+        QVERIFY(w->isVisible());
+        QVERIFY(!w->poolView()->history()->hasSamples());
+        QTRY_VERIFY_WITH_TIMEOUT(w->poolView()->history()->hasSamples(), 5000);
+        QVERIFY(w->poolView()->history()->startedAt() < w->poolView()->chart(ui::PoolView::GroupTab)->markerTime().value_or(0));
+        QTRY_VERIFY_WITH_TIMEOUT(consoles.monitor(0)->hasRefreshed(), 15000);
         QVERIFY(!consoles.recorder(0)); // no second writer
         QVERIFY2(w->noticeText().contains(QString::number(rec.processId())), qPrintable(w->noticeText()));
         auto* tl = w->findChild<ui::LeaseTimelineView*>("leaseTimeline");
@@ -79,6 +90,23 @@ private Q_SLOTS:
         w->tabs()->setCurrentWidget(tl);
         QTRY_VERIFY_WITH_TIMEOUT(tl->findChild<QTableView*>() && tl->findChild<QTableView*>()->model()->rowCount() >= 2,
                                  5000); // taken by app-1, then by app-2: both before the window opened
+        // …and marked so: the events are shaded as recorded before the window, and every pool
+        // chart marks the moment the window joined, after them.
+        QAbstractItemModel* events = tl->findChild<QTableView*>()->model();
+        const double lastEvent = events->index(events->rowCount() - 1, 0).data(LeaseTimelineModel::TimeRole).toDouble();
+        for (int r = 0; r < events->rowCount(); ++r)
+            QVERIFY(events->index(r, 0).data(LeaseTimelineModel::BeforeJoinRole).toBool());
+        for (auto tab : {ui::PoolView::GroupTab, ui::PoolView::BudgetTab, ui::PoolView::LockTableTab,
+                         ui::PoolView::TroubleTab}) {
+            const std::optional<double> mark = w->poolView()->chart(tab)->markerTime();
+            QVERIFY(mark && *mark >= lastEvent);
+        }
+        w->tabs()->setCurrentWidget(w->poolView());
+        QTest::qWait(500);
+        const QString poolShots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+        QDir().mkpath(poolShots);
+        w->grab().save(poolShots + "/window-joins-recorder-pool.png");
+        w->tabs()->setCurrentWidget(tl);
         const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
         QDir().mkpath(shots);
         w->grab().save(shots + "/window-reads-recorder.png");
@@ -115,6 +143,7 @@ private Q_SLOTS:
         // The live window has a lease history page that follows the selected lease.
         auto* tl = live->findChild<ui::LeaseTimelineView*>("leaseTimeline");
         QVERIFY(tl);
+        QVERIFY(!live->poolView()->chart(ui::PoolView::GroupTab)->markerTime()); // it saw everything itself
         consoles.recorder(0)->flush();
         // Opened with nothing selected: the store is read again and the first lease shown.
         live->tabs()->setCurrentWidget(tl);

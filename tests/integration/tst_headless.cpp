@@ -93,6 +93,64 @@ private Q_SLOTS:
         }
     }
 
+    // Several databases: one line each first, worst first (the silent one, then the one with a
+    // crashed holder's stale lease, then the healthy one), then each one's refresh.
+    void severalDatabasesOneLineEachWorstFirst()
+    {
+        lw::test::TestDatabase ok("hl_many_ok");
+        ok.exec(kLeases);
+        ok.exec("INSERT INTO leases VALUES ('sweep', 'app-1:42:ab', now(), now() + interval '1 h')");
+        lw::test::TestDatabase bad("hl_many_bad");
+        bad.exec(kLeases);
+        bad.exec("INSERT INTO leases VALUES ('nightly', 'app-2:7:cd', now() - interval '2 h', now() - interval '10 min')");
+        lw::ProfileStore store(profilesPath());
+        QCOMPARE(store.load(), std::nullopt);
+        lw::Profile p;
+        p.name = "billing";
+        p.dsn = bad.dsn();
+        store.upsert(p);
+        QCOMPARE(store.save(), std::nullopt);
+        const QString silent = QStringLiteral("host=127.0.0.1 port=1 dbname=x connect_timeout=2");
+
+        Run r = leasewatch({"snapshot", ok.dsn(), "billing", silent, "--json"});
+        QCOMPARE(r.code, 1); // one could not be read
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8());
+        const QJsonArray dbs = doc["databases"].toArray();
+        const QByteArray said = QJsonDocument(dbs).toJson();
+        QCOMPARE(dbs.size(), 3);
+        QVERIFY2(!dbs[0]["live"].toBool() && !dbs[0]["cause"].toString().isEmpty(), said.constData());
+        // Worst first. Sessions are server-wide, so other tests' findings on this cluster may show
+        // in both live databases; the crashed holder's stale lease only in billing.
+        QVERIFY2(dbs[1]["worst_severity"].toInt() >= dbs[2]["worst_severity"].toInt(), said.constData());
+        QJsonObject billing;
+        for (const QJsonValue& d : dbs)
+            if (d["database"].toString() == u"billing")
+                billing = d.toObject();
+        QVERIFY2(billing["live"].toBool() && billing["worst_severity"].toInt() == 3 && billing["critical"].toInt() >= 1,
+                 said.constData());
+        const QJsonArray snaps = doc["snapshots"].toArray();
+        QCOMPARE(snaps.size(), 2); // the silent one has none
+        for (const QJsonValue& snap : snaps) {
+            const bool isBilling = snap["database"].toString() == u"billing";
+            QCOMPARE(snap["leases"]["rows"][0]["state"].toString(), isBilling ? QStringLiteral("stale") : QStringLiteral("held"));
+        }
+
+        r = leasewatch({"snapshot", "billing", ok.dsn()});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split('\n');
+        QVERIFY2(lines.size() > 3 && (lines[0].startsWith("billing ") || lines[1].startsWith("billing ")) &&
+                     (lines[0].contains(ok.name()) || lines[1].contains(ok.name())),
+                 qPrintable(r.out));
+        QCOMPARE(r.out.count("\n=== "), 2); // then each one's refresh
+
+        r = leasewatch({"watch", "billing", ok.dsn(), "--json", "--count", "2", "--interval", "200"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList rounds = r.out.trimmed().split('\n');
+        QCOMPARE(rounds.size(), 2); // JSON Lines: one round of every database per line
+        for (const QString& line : rounds)
+            QCOMPARE(QJsonDocument::fromJson(line.toUtf8())["databases"].toArray().size(), 2);
+    }
+
     void watchKeepsGoingThroughAnOutage()
     {
         // Nothing listens there: each refresh says so in one line and the command keeps watching.

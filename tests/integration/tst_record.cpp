@@ -6,6 +6,7 @@
 #include "history/HistoryReader.h"
 
 #include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -61,6 +62,28 @@ private Q_SLOTS:
         readLog();
         QCOMPARE(log.count("] not answering: "), 1);
         QCOMPARE(log.count("] connected: "), 1); // one line per change, not per refresh
+
+        // An incident bundle cut from the store while the recorder writes it.
+        const QString bundle = home.filePath("incident.lwbundle");
+        QProcess cut;
+        cut.setProcessEnvironment(envFor(home));
+        cut.start(QStringLiteral(LEASEWATCH_BIN), {"bundle", db.dsn(), bundle, "--minutes", "5"});
+        QVERIFY(cut.waitForFinished(20000));
+        QVERIFY2(cut.exitCode() == 0, cut.readAllStandardError().constData());
+        {
+            lw::HistoryReader b(bundle);
+            QVERIFY2(b.isOpen(), qPrintable(b.errorString()));
+            QVERIFY(!b.range().isEmpty());
+            const auto s = b.snapshotAt(b.range().to);
+            QVERIFY(s && s->ok);
+            QCOMPARE(s->leases.size(), size_t(1));
+        }
+        // Nothing recorded for a database: said, naming the recorder, nothing written.
+        cut.start(QStringLiteral(LEASEWATCH_BIN), {"bundle", "host=/nonexistent dbname=none", home.filePath("none.lwbundle")});
+        QVERIFY(cut.waitForFinished(20000));
+        QCOMPARE(cut.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(cut.readAllStandardError()).contains("leasewatch record"));
+        QVERIFY(!QFile::exists(home.filePath("none.lwbundle")));
 
         ::kill(pid_t(rec.processId()), SIGTERM);
         QVERIFY(rec.waitForFinished(20000));

@@ -49,17 +49,17 @@ private Q_SLOTS:
         const Invocation inv = parseCommandLine(
             {"lw", "record", "host=db1 dbname=a password=s3cret", "host=db2 dbname=b", "--interval", "500"});
         QCOMPARE(inv.mode, Invocation::Mode::Record);
-        QCOMPARE(inv.records.size(), size_t(2));
-        QCOMPARE(inv.records[0].config.connect.dsn, QStringLiteral("host=db1 dbname=a password=s3cret"));
-        QCOMPARE(inv.records[1].config.intervalMs, 500);
-        QVERIFY(!inv.records[0].label.contains("s3cret"));
-        QVERIFY(!inv.records[0].storeName.contains("s3cret"));
-        QVERIFY(inv.records[0].storeName != inv.records[1].storeName);
+        QCOMPARE(inv.targets.size(), size_t(2));
+        QCOMPARE(inv.targets[0].config.connect.dsn, QStringLiteral("host=db1 dbname=a password=s3cret"));
+        QCOMPARE(inv.targets[1].config.intervalMs, 500);
+        QVERIFY(!inv.targets[0].label.contains("s3cret"));
+        QVERIFY(!inv.targets[0].storeName.contains("s3cret"));
+        QVERIFY(inv.targets[0].storeName != inv.targets[1].storeName);
         QCOMPARE(parseCommandLine({"lw", "record"}).mode, Invocation::Mode::Error);
         // --metrics belongs to the recorder, not to a database: every target still parses.
         const Invocation m = parseCommandLine({"lw", "record", "host=db1 dbname=a", "--metrics", "9471", "host=db2 dbname=b"});
         QCOMPARE(m.mode, Invocation::Mode::Record);
-        QCOMPARE(m.records.size(), size_t(2));
+        QCOMPARE(m.targets.size(), size_t(2));
         QCOMPARE(m.metrics, QStringLiteral("9471"));
         QCOMPARE(parseCommandLine({"lw", "record", "host=db1", "--metrics=0.0.0.0:9471"}).metrics,
                  QStringLiteral("0.0.0.0:9471"));
@@ -68,6 +68,14 @@ private Q_SLOTS:
                  Invocation::Mode::Error); // a name could bind anywhere: an address is asked for
         QCOMPARE(parseCommandLine({"lw", "record", "host=db1", "--metrics", "70000"}).mode, Invocation::Mode::Error);
         QCOMPARE(parseCommandLine({"lw", "host=db1", "--metrics", "9471"}).mode, Invocation::Mode::Error);
+        // bundle: a database and a file; the last hour unless told.
+        const Invocation b = parseCommandLine({"lw", "bundle", "host=db1 dbname=a", "out.lwbundle"});
+        QCOMPARE(b.mode, Invocation::Mode::CutBundle);
+        QCOMPARE(b.bundleFile, QStringLiteral("out.lwbundle"));
+        QCOMPARE(b.bundleMinutes, 60);
+        QCOMPARE(parseCommandLine({"lw", "bundle", "host=db1", "out", "--minutes", "15"}).bundleMinutes, 15);
+        QCOMPARE(parseCommandLine({"lw", "bundle", "host=db1"}).mode, Invocation::Mode::Error);
+        QCOMPARE(parseCommandLine({"lw", "bundle", "host=db1", "out", "--minutes", "0"}).mode, Invocation::Mode::Error);
         // Bound to the loopback unless another address is written.
         QCOMPARE(parseMetricsAddress("9471")->address, QHostAddress(QHostAddress::LocalHost));
         QCOMPARE(parseMetricsAddress("9471")->port, quint16(9471));
@@ -83,15 +91,15 @@ private Q_SLOTS:
         store.upsert(prod);
         const Invocation mixed = parseCommandLine({"lw", "record", "prod", "host=db4 dbname=q", "--table", "ops.leases"}, &store);
         QCOMPARE(mixed.mode, Invocation::Mode::Record);
-        QCOMPARE(mixed.records.size(), size_t(2));
-        QCOMPARE(mixed.records[0].storeName, QStringLiteral("prod"));
-        QCOMPARE(mixed.records[0].config.connect.dsn, QStringLiteral("host=db3 dbname=p"));
-        QCOMPARE(mixed.records[0].config.leases.qualifiedName(), QStringLiteral("ops.leases"));
-        QVERIFY(mixed.records[0].config.operatorMode);
-        QCOMPARE(mixed.records[1].config.connect.dsn, QStringLiteral("host=db4 dbname=q"));
-        QVERIFY(!mixed.records[1].config.operatorMode); // not the profile's
-        QVERIFY(mixed.records[1].config.lockNames.isEmpty());
-        QCOMPARE(mixed.records[1].config.leases.qualifiedName(), QStringLiteral("ops.leases"));
+        QCOMPARE(mixed.targets.size(), size_t(2));
+        QCOMPARE(mixed.targets[0].storeName, QStringLiteral("prod"));
+        QCOMPARE(mixed.targets[0].config.connect.dsn, QStringLiteral("host=db3 dbname=p"));
+        QCOMPARE(mixed.targets[0].config.leases.qualifiedName(), QStringLiteral("ops.leases"));
+        QVERIFY(mixed.targets[0].config.operatorMode);
+        QCOMPARE(mixed.targets[1].config.connect.dsn, QStringLiteral("host=db4 dbname=q"));
+        QVERIFY(!mixed.targets[1].config.operatorMode); // not the profile's
+        QVERIFY(mixed.targets[1].config.lockNames.isEmpty());
+        QCOMPARE(mixed.targets[1].config.leases.qualifiedName(), QStringLiteral("ops.leases"));
         QCOMPARE(parseCommandLine({"lw", "record", "host=x", "port=notanumber host=y ="}).mode, Invocation::Mode::Error);
     }
 

@@ -9,6 +9,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -44,6 +45,39 @@ protected:
         QChartView::mouseMoveEvent(e);
     }
 
+    // The marked moment (where this window joined the recording): a dashed vertical line, labelled.
+    void drawForeground(QPainter* p, const QRectF& rect) override
+    {
+        QChartView::drawForeground(p, rect);
+        const std::optional<double> t = panel_->markerTime();
+        const auto* axis = qobject_cast<QDateTimeAxis*>(chart()->axes(Qt::Horizontal).value(0));
+        if (!t || !axis)
+            return;
+        const double lo = double(axis->min().toMSecsSinceEpoch()), hi = double(axis->max().toMSecsSinceEpoch());
+        const double ms = *t * 1000.0;
+        if (!(hi > lo) || ms < lo || ms > hi)
+            return;
+        const QRectF plot = chart()->mapRectToScene(chart()->plotArea());
+        const double x = plot.left() + (ms - lo) / (hi - lo) * plot.width();
+        p->save();
+        QColor c = palette().color(QPalette::Text);
+        c.setAlphaF(0.7f);
+        p->setPen(QPen(c, 1.5, Qt::DashLine));
+        p->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        const QString label = panel_->markerLabel();
+        if (!label.isEmpty()) {
+            const QRectF box = p->fontMetrics().boundingRect(label).adjusted(-3, -1, 3, 1);
+            // Left of the line when it sits near the right edge (the usual case: the window just joined).
+            const double left = x + box.width() + 4 > plot.right() ? x - box.width() - 4 : x + 4;
+            const QRectF at(left, plot.top() + 2, box.width(), box.height());
+            QColor bg = palette().color(QPalette::Base);
+            bg.setAlphaF(0.85f);
+            p->fillRect(at, bg);
+            p->drawText(at, Qt::AlignCenter, label);
+        }
+        p->restore();
+    }
+
 private:
     const ChartPanel* panel_;
 };
@@ -76,6 +110,8 @@ struct ChartPanel::Impl
     QValueAxis* y = nullptr;
     double yMax = -1;
     int replaces = 0;
+    std::optional<double> markerTime;
+    QString markerLabel;
 
     // A new QChart for every new set of series: removing series from a chart (and removing its
     // axes) left axes without labels or stale axes drawn over the new ones (Qt Charts 6.4). Series
@@ -300,6 +336,23 @@ QString ChartPanel::valuesText(double t) const
     if (stacked > 1)
         lines << tr("total: %1 %2").arg(QString::number(stack, 'g', 10), d->unit).trimmed();
     return lines.join(QLatin1Char('\n'));
+}
+
+void ChartPanel::setMarker(std::optional<double> t, const QString& label)
+{
+    d->markerTime = t;
+    d->markerLabel = label;
+    d->view->viewport()->update();
+}
+
+std::optional<double> ChartPanel::markerTime() const
+{
+    return d->markerTime;
+}
+
+QString ChartPanel::markerLabel() const
+{
+    return d->markerLabel;
 }
 
 QImage ChartPanel::render() const

@@ -57,6 +57,12 @@ public:
     void setMaxPoints(int n);
     int maxPoints() const;
 
+    // Marks one moment (epoch seconds) with a labelled dashed vertical line, drawn over the data:
+    // where a window joined a recorder's history. nullopt removes it.
+    void setMarker(std::optional<double> t, const QString& label = {});
+    std::optional<double> markerTime() const;
+    QString markerLabel() const;
+
     // Exact values of the sample nearest to time t, one line per series (the hover tooltip).
     QString valuesText(double t) const;
     bool exportPng(const QString& path) const;

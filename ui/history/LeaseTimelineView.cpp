@@ -66,6 +66,13 @@ QString LeaseTimelineView::lease() const
     return model_->lease();
 }
 
+void LeaseTimelineView::setJoinedAt(double serverTime)
+{
+    model_->setJoinedAt(serverTime);
+    if (!lease().isEmpty())
+        showLease(lease());
+}
+
 void LeaseTimelineView::showLease(const QString& name)
 {
     if (!reader_)
@@ -88,13 +95,17 @@ void LeaseTimelineView::showLease(const QString& name)
         takeovers += e.kind == K::TakeOver;
         forced += e.kind == K::ForcedExpiry;
     }
-    summary_->setText(model_->rowCount() == 0
-                          ? tr("Nothing recorded for %1.").arg(name)
-                          : tr("%1 holder(s), %2 renewal(s), %3 takeover(s), %4 forced expiry(ies). Server time.")
-                                .arg(holders.size())
-                                .arg(renewals)
-                                .arg(takeovers)
-                                .arg(forced));
+    QString text = model_->rowCount() == 0
+                       ? tr("Nothing recorded for %1.").arg(name)
+                       : tr("%1 holder(s), %2 renewal(s), %3 takeover(s), %4 forced expiry(ies). Server time.")
+                             .arg(holders.size())
+                             .arg(renewals)
+                             .arg(takeovers)
+                             .arg(forced);
+    if (model_->joinedAt() > 0)
+        text += QLatin1Char(' ') + tr("Shaded rows were recorded by the recorder before this window opened at %1.")
+                                       .arg(formatServerTime(model_->joinedAt()));
+    summary_->setText(text);
     table_->scrollToBottom();
 }
 

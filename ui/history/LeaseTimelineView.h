@@ -25,6 +25,8 @@ public:
     void setReader(const HistoryReader* reader);
     void showLease(const QString& name);
     QString lease() const;
+    // Where this window joined a recorder's history: earlier events are shaded and the summary says so.
+    void setJoinedAt(double serverTime);
     // Selects the event in effect at server time t (follows the recorded bar).
     void highlightTime(double t);
 
