@@ -21,6 +21,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         "Leasewatch: live console for PostgreSQL leases, advisory locks and connection pools.\n\n"
         "  leasewatch [options] [PROFILE|DSN]     open the console on a saved profile or on DSN\n"
         "                                         (conninfo, URI or service name); none: choose a profile\n"
+        "  leasewatch --fleet                     every saved profile at a glance, worst first\n"
         "  leasewatch --demo                      open the console on a throwaway demo cluster with a\n"
         "                                         simulated workload\n"
         "  leasewatch snapshot PROFILE|DSN... [--json]  print one refresh and exit (no display needed);\n"
@@ -42,6 +43,8 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
                                      QStringLiteral("Show the version."));
     const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Run the embedded demo."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("snapshot: print JSON."));
+    const QCommandLineOption fleet(QStringLiteral("fleet"),
+                                   QStringLiteral("Open every saved profile at a glance, worst first."));
     const QCommandLineOption preset(QStringLiteral("preset"),
                                     QStringLiteral("Leases table preset (read only this table): default, shedlock, "
                                                    "river, oban, quartz, db-scheduler, graphile-worker, "
@@ -117,7 +120,8 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     const QList<QCommandLineOption> options = {help,         version,      demo,     json,      preset,    noDetect,
                                                table,        columns,      timeKind, ttl,       interval,  screenshots,
                                                quitAfter,    operatorMode, auditTable, lockNames, poolSize, holder,
-                                               count,        evenIfAlive,  pgbouncer, openBundle, metrics,   minutes};
+                                               count,        evenIfAlive,  pgbouncer, openBundle, metrics,   minutes,
+                                               fleet};
     p.addOptions(options);
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
     inv.helpText = p.helpText();
@@ -186,6 +190,10 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     } else if (p.isSet(openBundle)) {
         inv.mode = Invocation::Mode::Bundle;
         inv.bundleFile = p.value(openBundle);
+    } else if (p.isSet(fleet)) {
+        if (!pos.isEmpty())
+            return fail(QStringLiteral("--fleet shows every saved profile; it takes no profile or DSN"));
+        inv.mode = Invocation::Mode::Fleet;
     } else if (p.isSet(demo)) {
         inv.mode = Invocation::Mode::Demo;
     } else if (pos.isEmpty()) {
@@ -311,6 +319,9 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
                 t.label = redactDsn(name);
                 t.storeName = dsnStoreName(name);
             }
+            for (const Invocation::Target& other : inv.targets)
+                if (other.label == t.label)
+                    return fail(QStringLiteral("%1 is named twice").arg(t.label));
             inv.targets.push_back(std::move(t));
         }
     }

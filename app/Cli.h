@@ -16,6 +16,7 @@ struct Invocation
     enum class Mode {
         Gui,
         GuiAsk, // no DSN: choose a profile in the window
+        Fleet,  // --fleet: every saved profile at a glance
         Demo,
         Bundle, // --open-bundle FILE: recorded data, offline
         Snapshot,

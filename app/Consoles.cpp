@@ -1,6 +1,7 @@
 #include "Consoles.h"
 
 #include "AuditLog.h"
+#include "FleetView.h"
 #include "LeaseModel.h"
 #include "LeasesView.h"
 #include "MainWindow.h"
@@ -29,6 +30,7 @@
 #include <QTableView>
 #include <QTabWidget>
 #include <QPointer>
+#include <QSet>
 #include <QTime>
 #include <QTimer>
 
@@ -43,6 +45,7 @@ Consoles::Consoles(ProfileStore* profiles, AuditLog* audit, QObject* parent)
 
 Consoles::~Consoles()
 {
+    delete fleet_.data();
     for (Console& c : open_) {
         c.alerts.reset();
         c.window.reset();
@@ -74,6 +77,7 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     const QString shown = redactDsn(title);
     const QString storeName = bareDsn ? dsnStoreName(cfg.connect.dsn) : title;
     Console c;
+    c.profile = shown;
     c.monitor = std::make_unique<Monitor>(cfg);
     c.window = std::make_unique<ui::MainWindow>(c.monitor.get(), shown, audit_);
     ui::MainWindow* w = c.window.get();
@@ -154,7 +158,7 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     if (c.reader && c.reader->isOpen()) {
         const auto range = c.reader->range();
         if (!range.isEmpty()) {
-            backfill = {std::max(range.from, range.to - 3600), range.to};
+            backfill = std::make_pair(std::max(range.from, range.to - 3600), range.to);
             if (joinsRecording)
                 c.joinedAt = range.to; // the recorder's last refresh before this window: where it joined
         }
@@ -163,6 +167,7 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     if (c.joinedAt > 0)
         w->poolView()->setJoinedAt(c.joinedAt);
     connect(w, &ui::MainWindow::exportBundleRequested, this, [this, w] { askExport(w); });
+    connect(w, &ui::MainWindow::fleetRequested, this, [this] { showFleet(); });
     connect(w, &ui::MainWindow::browseHistoryRequested, this, [this, w] {
         for (int i = 0; i < count(); ++i)
             if (window(i) == w) {
@@ -412,6 +417,59 @@ void Consoles::closeLater(ui::MainWindow* w)
                 return;
             }
     });
+}
+
+std::vector<FleetEntry> Consoles::fleetEntries() const
+{
+    std::vector<FleetEntry> out;
+    QSet<QString> shown;
+    // Open windows first: live, whatever writes their store (not the offline bundle windows).
+    for (const Console& c : open_)
+        if (c.monitor && !c.monitor->isRecorded() && !shown.contains(c.profile)) {
+            shown.insert(c.profile);
+            out.push_back(fleetEntryOf(c.profile, *c.monitor));
+        }
+    if (profiles_)
+        for (const Profile& p : profiles_->profiles()) {
+            if (shown.contains(p.name))
+                continue;
+            shown.insert(p.name);
+            QString path = HistoryOptions::defaultPath(p.name);
+            if (!historyDir_.isEmpty())
+                path = QDir(historyDir_).filePath(QFileInfo(path).fileName());
+            out.push_back(fleetEntryFromStore(p.name, path));
+        }
+    return out;
+}
+
+ui::FleetView* Consoles::showFleet()
+{
+    if (!fleet_) {
+        fleet_ = new ui::FleetView; // top-level; deleted when closed
+        fleet_->setAttribute(Qt::WA_DeleteOnClose);
+        connect(fleet_, &ui::FleetView::openRequested, this, [this](const QString& name) {
+            for (const Console& c : open_)
+                if (c.profile == name && c.monitor && !c.monitor->isRecorded()) {
+                    c.window->show();
+                    c.window->raise();
+                    c.window->activateWindow();
+                    return;
+                }
+            if (const std::optional<Profile> p = profiles_ ? profiles_->find(name) : std::nullopt)
+                open(*p);
+        });
+        auto* timer = new QTimer(fleet_);
+        connect(timer, &QTimer::timeout, this, [this] {
+            if (fleet_)
+                fleet_->setEntries(fleetEntries());
+        });
+        timer->start(2000);
+        fleet_->setEntries(fleetEntries());
+    }
+    fleet_->show();
+    fleet_->raise();
+    fleet_->activateWindow();
+    return fleet_;
 }
 
 } // namespace lw::app

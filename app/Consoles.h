@@ -3,9 +3,11 @@
 // File > Profiles… in any window opens another.
 #include "Poller.h"
 #include "Alerts.h"
+#include "Fleet.h"
 #include "Profile.h"
 
 #include <QObject>
+#include <QPointer>
 
 #include <memory>
 #include <vector>
@@ -17,6 +19,7 @@ class HistoryRecorder;
 class PoolHistory;
 class Monitor;
 namespace ui {
+class FleetView;
 class MainWindow;
 }
 } // namespace lw
@@ -50,6 +53,12 @@ public:
     ui::MainWindow* open(const Profile& p);
     // The profiles dialog; "Open" opens another window. Returns false if cancelled.
     bool chooseAndOpen(QWidget* parent = nullptr);
+    // Every profile at a glance, worst first (File > Databases at a glance…, `leasewatch --fleet`):
+    // open windows live, the others from their recorders' stores, refreshed every 2 s; Enter opens
+    // (or raises) that profile's window. One such window; shown and raised again when asked twice.
+    ui::FleetView* showFleet();
+    // The rows it shows now (tests, `--fleet` screenshots).
+    std::vector<FleetEntry> fleetEntries() const;
     int count() const { return int(open_.size()); }
     ui::MainWindow* window(int i) const;
     Monitor* monitor(int i) const;
@@ -68,6 +77,7 @@ private:
         std::unique_ptr<HistoryRecorder> recorder; // live consoles
         std::unique_ptr<HistoryReader> reader;     // the lease timeline's (the store, or the bundle)
         double joinedAt = 0; // server time this window joined a recorder's history (0: it records itself)
+        QString profile;     // the profile's name, or the DSN without its password
     };
     ui::MainWindow* add(Console c, const QString& title);
     static QString storePath(Console& c); // the live store this console records or reads, or ""
@@ -84,6 +94,7 @@ private:
     AuditLog* audit_;
     std::vector<Console> open_;
     QString historyDir_;
+    QPointer<ui::FleetView> fleet_;
 };
 
 } // namespace lw::app

@@ -175,8 +175,9 @@ struct Many
     OutageTrack outage;
     Snapshot last;
     std::vector<Finding> findings;
-    std::optional<OutageView> down; // this round failed
+    std::optional<OutageView> down; // the last attempt failed
     int waitMs = 0;
+    std::chrono::steady_clock::time_point due{}; // the next refresh (a silent one backs off)
 
     int rank() const // worst first: not answering, then by the worst finding
     {
@@ -231,26 +232,35 @@ struct Many
 // Returns the exit code: 1 when one could not be read, 3 when one's leases table is unusable, 0.
 int refreshMany(std::vector<std::unique_ptr<Many>>& dbs, const Invocation& inv, QTextStream& out, bool terminal)
 {
+    // Only the databases due now: one backing off after failures is not retried at every round.
+    const auto now = std::chrono::steady_clock::now();
+    std::vector<Many*> due;
+    for (auto& d : dbs)
+        if (d->due <= now)
+            due.push_back(d.get());
     {
         std::vector<std::thread> threads;
-        for (auto& d : dbs)
-            threads.emplace_back([m = d.get()] { m->last = m->poller.refreshOnce(); });
+        for (Many* m : due)
+            threads.emplace_back([m] { m->last = m->poller.refreshOnce(); });
         for (std::thread& t : threads)
             t.join();
     }
-    bool anyDown = false, anyUnreadable = false;
-    for (auto& d : dbs) {
+    for (Many* d : due) {
         d->waitMs = d->cfg.intervalMs;
         d->down.reset();
         if (d->last.ok) {
             d->outage.answered(d->last);
             d->findings = d->views.apply(d->last);
-            anyUnreadable = anyUnreadable || d->last.leasesError.has_value();
         } else {
             d->down = d->outage.failed(d->last, d->cfg, d->waitMs);
             d->findings.clear();
-            anyDown = true;
         }
+        d->due = std::chrono::steady_clock::now() + std::chrono::milliseconds(d->waitMs);
+    }
+    bool anyDown = false, anyUnreadable = false;
+    for (const auto& d : dbs) {
+        anyDown = anyDown || d->down.has_value();
+        anyUnreadable = anyUnreadable || (!d->down && d->last.leasesError.has_value());
     }
     std::vector<Many*> order;
     for (auto& d : dbs)
@@ -284,7 +294,8 @@ int refreshMany(std::vector<std::unique_ptr<Many>>& dbs, const Invocation& inv, 
         }
     }
     out.flush();
-    return anyDown ? 1 : anyUnreadable ? 3 : 0;
+    // A watch goes on through an unreadable lease table, as for one database: only 1 or 0 there.
+    return anyDown ? 1 : anyUnreadable && inv.mode == Invocation::Mode::Snapshot ? 3 : 0;
 }
 
 } // namespace
@@ -335,10 +346,11 @@ int runWatch(const Invocation& inv)
             rc = refreshMany(dbs, inv, out, terminal);
             if (inv.watchCount > 0 && n >= inv.watchCount)
                 break;
-            int waitMs = 30000; // the soonest next refresh any database wants
+            auto next = std::chrono::steady_clock::now() + std::chrono::seconds(30); // the soonest one due
             for (const auto& d : dbs)
-                waitMs = std::min(waitMs, d->waitMs);
-            sleepInterruptibly(waitMs);
+                next = std::min(next, d->due);
+            sleepInterruptibly(int(std::max<qint64>(
+                0, std::chrono::duration_cast<std::chrono::milliseconds>(next - std::chrono::steady_clock::now()).count())));
         }
         return rc;
     }

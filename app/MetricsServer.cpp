@@ -8,7 +8,7 @@ namespace lw::app {
 
 namespace {
 constexpr qsizetype kMaxRequest = 8 * 1024;
-constexpr int kRequestTimeoutMs = 10'000;
+constexpr int kRequestTimeoutMs = 3'000; // a scraper sends its request at once
 constexpr int kMaxConnections = 16;
 } // namespace
 
@@ -106,23 +106,24 @@ void MetricsServer::onReadable(QTcpSocket* s)
     const QByteArray target = line.value(1);
     const QByteArray path = target.left(target.indexOf('?') < 0 ? target.size() : target.indexOf('?'));
     if (method != "GET" && method != "HEAD")
-        respond(s, "405 Method Not Allowed", "text/plain", "only GET\n");
+        respond(s, "405 Method Not Allowed\r\nAllow: GET, HEAD", "text/plain", "only GET\n");
     else if (path == "/metrics")
-        respond(s, "200 OK", "text/plain; version=0.0.4; charset=utf-8", method == "HEAD" ? QByteArray() : render_());
+        respond(s, "200 OK", "text/plain; version=0.0.4; charset=utf-8", render_(), method == "HEAD");
     else if (path == "/")
         respond(s, "200 OK", "text/plain; charset=utf-8", "Leasewatch recorder: the metrics are at /metrics\n");
     else
         respond(s, "404 Not Found", "text/plain", "not found; the metrics are at /metrics\n");
 }
 
-void MetricsServer::respond(QTcpSocket* s, const QByteArray& status, const QByteArray& type, const QByteArray& body)
+void MetricsServer::respond(QTcpSocket* s, const QByteArray& status, const QByteArray& type, const QByteArray& body,
+                            bool headOnly)
 {
     s->setProperty("answered", true);
     s->setProperty("request", QVariant());
     QByteArray head = "HTTP/1.1 " + status + "\r\nContent-Type: " + type +
                       "\r\nContent-Length: " + QByteArray::number(body.size()) +
                       "\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n";
-    s->write(head + body);
+    s->write(headOnly ? head : head + body);
     s->disconnectFromHost(); // after the bytes are written
 }
 

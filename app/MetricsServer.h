@@ -1,7 +1,7 @@
 #pragma once
 // The recorder's `/metrics` endpoint: a minimal HTTP/1.1 server on the recorder's own thread that
 // answers GET /metrics with the Prometheus text format and closes the connection. Small on purpose:
-// one request per connection, requests larger than 8 KiB or slower than 10 s are dropped, at most
+// one request per connection, requests larger than 8 KiB or slower than 3 s are dropped, at most
 // 16 connections at once — a scraper's needs, and nothing an exposed port could be made to hoard.
 #include <QByteArray>
 #include <QHostAddress>
@@ -40,7 +40,8 @@ public:
 private:
     void onConnection();
     void onReadable(QTcpSocket* s);
-    static void respond(QTcpSocket* s, const QByteArray& status, const QByteArray& type, const QByteArray& body);
+    static void respond(QTcpSocket* s, const QByteArray& status, const QByteArray& type, const QByteArray& body,
+                        bool headOnly = false);
 
     std::function<QByteArray()> render_;
     QTcpServer* server_ = nullptr;

@@ -131,6 +131,7 @@ int runRecord(const Invocation& inv)
     qSetMessagePattern(::isatty(STDERR_FILENO) ? QStringLiteral("%{time yyyy-MM-dd HH:mm:ss} %{message}")
                                                : QStringLiteral("%{message}"));
     std::vector<std::unique_ptr<Recording>> recs;
+    QStringList notRecorded; // still in /metrics, as not up: a database left out must not go quiet
     for (const Invocation::Target& t : inv.targets) {
         auto r = std::make_unique<Recording>();
         r->label = t.label;
@@ -142,6 +143,7 @@ int runRecord(const Invocation& inv)
         if (!r->recorder->isOpen()) {
             qCCritical(lcRecord, "[%s] not recorded: %s", qUtf8Printable(t.label),
                        qUtf8Printable(r->recorder->errorString()));
+            notRecorded << t.label;
             continue;
         }
         if (!r->recorder->notice().isEmpty())
@@ -175,10 +177,15 @@ int runRecord(const Invocation& inv)
 
     std::unique_ptr<MetricsServer> metrics;
     if (!inv.metrics.isEmpty()) {
-        metrics = std::make_unique<MetricsServer>([&recs] {
+        metrics = std::make_unique<MetricsServer>([&recs, notRecorded] {
             std::vector<DatabaseMetrics> all;
             for (const auto& r : recs)
                 all.push_back(r->metrics());
+            for (const QString& label : notRecorded) {
+                DatabaseMetrics down;
+                down.database = label;
+                all.push_back(std::move(down));
+            }
             return prometheusText(all);
         });
         if (!metrics->listen(*parseMetricsAddress(inv.metrics))) {

@@ -5,6 +5,7 @@
 #include "Cli.h"
 #include "Consoles.h"
 #include "Demo.h"
+#include "FleetView.h"
 #include "Headless.h"
 #include "MainWindow.h"
 #include "QuitOnSignals.h"
@@ -13,6 +14,7 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
 #include <QMessageBox>
 #include <QTextStream>
 
@@ -83,6 +85,7 @@ int main(int argc, char** argv)
     }
     case lw::app::Invocation::Mode::Gui:
     case lw::app::Invocation::Mode::GuiAsk:
+    case lw::app::Invocation::Mode::Fleet:
     case lw::app::Invocation::Mode::Demo:
     case lw::app::Invocation::Mode::Bundle:
         break;
@@ -127,9 +130,12 @@ int main(int argc, char** argv)
         // Started without a database (e.g. from the desktop menu): choose a profile first.
         if (demo)
             consoles.setHistoryDir(demoHistory.path());
+        lw::ui::FleetView* fleet = nullptr;
         if (inv.mode == lw::app::Invocation::Mode::GuiAsk) {
             if (!consoles.chooseAndOpen())
                 return 0;
+        } else if (inv.mode == lw::app::Invocation::Mode::Fleet) {
+            fleet = consoles.showFleet();
         } else if (inv.mode == lw::app::Invocation::Mode::Bundle) {
             QString bundleError;
             if (!consoles.openBundle(inv.bundleFile, &bundleError)) {
@@ -149,6 +155,12 @@ int main(int argc, char** argv)
                 if (!inv.screenshotDir.isEmpty() && consoles.count() > 0)
                     for (const QString& f : consoles.window(0)->saveScreenshots(inv.screenshotDir))
                         out << "saved " << f << "\n";
+                if (!inv.screenshotDir.isEmpty() && fleet) {
+                    QDir().mkpath(inv.screenshotDir);
+                    const QString f = QDir(inv.screenshotDir).filePath(QStringLiteral("fleet.png"));
+                    if (fleet->grab().save(f))
+                        out << "saved " << f << "\n";
+                }
                 out.flush();
                 QCoreApplication::quit();
             });

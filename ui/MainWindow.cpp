@@ -104,6 +104,9 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     profiles->setObjectName(QStringLiteral("profilesAction"));
     profiles->setShortcut(QKeySequence::Open);
     connect(profiles, &QAction::triggered, this, &MainWindow::profilesRequested);
+    auto* fleet = fileMenu->addAction(tr("&Databases at a glance…"));
+    fleet->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    connect(fleet, &QAction::triggered, this, &MainWindow::fleetRequested);
     auto* exportBundle = fileMenu->addAction(tr("&Export incident bundle…"));
     exportBundle->setObjectName(QStringLiteral("exportBundleAction"));
     exportBundle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));

@@ -68,6 +68,8 @@ Q_SIGNALS:
     void openBundleRequested();
     // File > Browse recorded history: this profile's whole store, offline, in a window of its own.
     void browseHistoryRequested();
+    // File > Databases at a glance…: every profile, worst first (the application's fleet window).
+    void fleetRequested();
 
 private:
     void onRefreshed(const Snapshot& s);

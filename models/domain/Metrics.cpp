@@ -15,7 +15,32 @@ DatabaseMetrics measureRefresh(const Snapshot& s, const Analysis& a)
     m.refreshS = s.clientWaitMs / 1000.0;
     m.refreshServerS = s.serverMs / 1000.0;
 
-    for (const PoolGroup& g : a.groups()) {
+    // Bounded label set: every pool that matters to the findings (a configured size, advisory
+    // locks held idle) by name, the biggest others up to kMetricsPools, the rest summed as "other"
+    // (ad-hoc sessions and pods that come and go would otherwise grow the series without end).
+    std::vector<const PoolGroup*> named, others;
+    for (const PoolGroup& g : a.groups())
+        (g.poolSize || g.pinned || g.idleHoldingAdvisory > 0 ? named : others).push_back(&g);
+    std::stable_sort(others.begin(), others.end(), [](const PoolGroup* x, const PoolGroup* y) { return x->total > y->total; });
+    const size_t room = named.size() < size_t(kMetricsPools) ? size_t(kMetricsPools) - named.size() : 0;
+    PoolGroup rest;
+    rest.key = QStringLiteral("other");
+    for (size_t i = 0; i < others.size(); ++i) {
+        if (i < room) {
+            named.push_back(others[i]);
+            continue;
+        }
+        const PoolGroup& g = *others[i];
+        rest.total += g.total;
+        rest.waitingOnLock += g.waitingOnLock;
+        rest.active += g.active;
+        rest.idle += g.idle;
+        rest.idleInTransaction += g.idleInTransaction;
+    }
+    if (rest.total > 0)
+        named.push_back(&rest);
+    for (const PoolGroup* gp : named) {
+        const PoolGroup& g = *gp;
         PoolMetrics p;
         p.pool = g.key;
         p.total = g.total;

@@ -27,6 +27,9 @@ struct LeaseTableMetrics
     double oldestStaleS = 0; // how long ago the longest-stale lease expired (0: none stale)
 };
 
+// Pools named in the metrics at most (the others are summed as pool="other").
+inline constexpr int kMetricsPools = 50;
+
 struct PoolMetrics
 {
     QString pool; // the group key: "10.0.0.7 billing-api"

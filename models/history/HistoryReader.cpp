@@ -164,6 +164,16 @@ HistoryReader::Range HistoryReader::range() const
     return r;
 }
 
+std::optional<HistoryReader::LastRefresh> HistoryReader::lastRefresh() const
+{
+    if (!open_)
+        return std::nullopt;
+    QSqlQuery q(conn_->db());
+    if (!q.exec(QStringLiteral("SELECT at, wall_ms, ok, error FROM refresh ORDER BY id DESC LIMIT 1")) || !q.next())
+        return std::nullopt;
+    return LastRefresh{q.value(0).toDouble(), q.value(1).toLongLong(), q.value(2).toInt() != 0, q.value(3).toString()};
+}
+
 std::vector<double> HistoryReader::refreshTimes(double t0, double t1) const
 {
     std::vector<double> out;

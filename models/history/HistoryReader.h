@@ -120,6 +120,15 @@ public:
         bool isEmpty() const { return refreshes == 0; }
     };
     Range range() const;
+    // The last refresh recorded: server time, local wall clock when it arrived, whether it answered.
+    struct LastRefresh
+    {
+        double at = 0;
+        qint64 wallMs = 0;
+        bool ok = false;
+        QString error;
+    };
+    std::optional<LastRefresh> lastRefresh() const;
     // Server times of the refreshes in [t0, t1], oldest first.
     std::vector<double> refreshTimes(double t0 = -std::numeric_limits<double>::infinity(),
                                      double t1 = std::numeric_limits<double>::infinity()) const;

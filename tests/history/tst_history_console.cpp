@@ -79,11 +79,12 @@ private Q_SLOTS:
         // between events), and its own refreshes start after it.
         QVERIFY(w->isVisible());
         QVERIFY(!w->poolView()->history()->hasSamples());
+        QVERIFY(!consoles.recorder(0)); // no second writer
+        // (Said before any alert can take the notice's place: the cluster is shared by other tests.)
+        QVERIFY2(w->noticeText().contains(QString::number(rec.processId())), qPrintable(w->noticeText()));
         QTRY_VERIFY_WITH_TIMEOUT(w->poolView()->history()->hasSamples(), 5000);
         QVERIFY(w->poolView()->history()->startedAt() < w->poolView()->chart(ui::PoolView::GroupTab)->markerTime().value_or(0));
         QTRY_VERIFY_WITH_TIMEOUT(consoles.monitor(0)->hasRefreshed(), 15000);
-        QVERIFY(!consoles.recorder(0)); // no second writer
-        QVERIFY2(w->noticeText().contains(QString::number(rec.processId())), qPrintable(w->noticeText()));
         auto* tl = w->findChild<ui::LeaseTimelineView*>("leaseTimeline");
         QVERIFY(tl); // the recorded past is there
         w->showLease(QStringLiteral("sweep"));

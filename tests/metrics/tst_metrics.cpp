@@ -84,6 +84,29 @@ private Q_SLOTS:
         QVERIFY(!text.contains("101"));
     }
 
+    // Ad-hoc sessions and pods that come and go do not grow the series without end: the pools that
+    // matter by name (pinned, configured), the biggest others up to 50, the rest as "other".
+    void poolLabelsAreCapped()
+    {
+        std::vector<SessionRow> sessions;
+        for (int pid = 101; pid <= 104; ++pid)
+            sessions.push_back(test::session(pid, QStringLiteral("billing-api"), QStringLiteral("idle")));
+        for (int i = 0; i < 60; ++i)
+            sessions.push_back(test::session(1000 + i, QStringLiteral("pgAdmin 4 - CONN:%1").arg(i), QStringLiteral("active")));
+        Snapshot s = test::snapshot(100, std::move(sessions), {101, 102, 103, 104});
+        DatabaseMetrics m = measureRefresh(s, *s.analysis);
+        m.database = QStringLiteral("billing");
+        const QByteArray text = prometheusText({m});
+        QCOMPARE(test::promtoolProblems(text), QString());
+        const auto parsed = parseExposition(text);
+        int pools = 0;
+        for (auto it = parsed.cbegin(); it != parsed.cend(); ++it)
+            pools += it.key().startsWith("leasewatch_pool_pinned{");
+        QCOMPARE(pools, kMetricsPools + 1); // 50 by name, and "other"
+        QCOMPARE(sampleValue(parsed, "leasewatch_pool_pinned", {"pool=\"billing-api (local)\""}), 1.0);
+        QCOMPARE(sampleValue(parsed, "leasewatch_pool_connections", {"pool=\"other\"", "state=\"active\""}), 11.0);
+    }
+
     // While the server is silent its series keep the last answer's values (an alert that fires
     // keeps firing) and leasewatch_up says 0.
     void aSilentServerKeepsItsLastValuesMarkedDown()

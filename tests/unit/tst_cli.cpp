@@ -68,6 +68,11 @@ private Q_SLOTS:
                  Invocation::Mode::Error); // a name could bind anywhere: an address is asked for
         QCOMPARE(parseCommandLine({"lw", "record", "host=db1", "--metrics", "70000"}).mode, Invocation::Mode::Error);
         QCOMPARE(parseCommandLine({"lw", "host=db1", "--metrics", "9471"}).mode, Invocation::Mode::Error);
+        QCOMPARE(parseCommandLine({"lw", "--fleet"}).mode, Invocation::Mode::Fleet);
+        QCOMPARE(parseCommandLine({"lw", "--fleet", "host=db1"}).mode, Invocation::Mode::Error);
+        // Two DSNs that differ only by their password would be one database in the logs and metrics.
+        QCOMPARE(parseCommandLine({"lw", "record", "host=db1 password=a", "host=db1 password=b"}).mode,
+                 Invocation::Mode::Error);
         // bundle: a database and a file; the last hour unless told.
         const Invocation b = parseCommandLine({"lw", "bundle", "host=db1 dbname=a", "out.lwbundle"});
         QCOMPARE(b.mode, Invocation::Mode::CutBundle);
