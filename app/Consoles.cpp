@@ -249,10 +249,12 @@ void Consoles::addTimeline(Console& c)
         if (tabs->currentWidget() != tl)
             return;
         const QModelIndex current = table->currentIndex();
-        if (current.isValid())
+        if (current.isValid()) {
             tl->showLease(table->model()->index(current.row(), LeaseModel::Name).data().toString());
-        else
-            tl->setReader(reader);
+            tl->refreshStrips();
+        } else {
+            tl->setReader(reader); // the strips too
+        }
     });
 }
 

@@ -5,4 +5,5 @@ target_sources(leasewatch_models PRIVATE
   history/HistoryWriter.h history/HistoryWriter.cpp
   history/HistoryReader.h history/HistoryReader.cpp
   history/LeaseTimelineModel.h history/LeaseTimelineModel.cpp
+  history/LeaseStrip.h history/LeaseStrip.cpp
 )

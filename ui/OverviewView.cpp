@@ -184,8 +184,8 @@ QString OverviewView::shortStatus() const
         return tr("reconnecting");
     if (!monitor_->lastSnapshot().ok)
         return tr("refresh failed");
-    if (f->rowCount() == 0)
-        return tr("all clear");
+    if (f->rowCount() == 0) // a recording is not live: it had nothing then, which is not "all clear" now
+        return monitor_->isRecorded() ? tr("recorded: no finding") : tr("all clear");
     // The worst, as the list shows it first (the model keeps its rows in arrival order).
     return problems(f->rowCount()) + QStringLiteral(" — ") +
            sorted_->index(0, 0).data(FindingsModel::KindRole).toString().replace('_', ' ');

@@ -35,6 +35,7 @@ public:
     void load(const HistoryReader& reader, const QString& lease);
     QString lease() const { return lease_; }
     const LeaseTimelineEvent& event(int row) const { return events_[size_t(row)]; }
+    const std::vector<LeaseTimelineEvent>& events() const { return events_; }
     // The row in effect at server time t (the last event at or before it), -1 before the first.
     int rowAt(double t) const;
     // Where this window joined a recorder's history (server time; 0: it recorded everything

@@ -6,10 +6,13 @@
 #include "history/HistoryReader.h"
 #include "history/HistoryWriter.h"
 #include "history/LeaseTimelineModel.h"
+#include "history/LeaseStrip.h"
+#include "history/LeaseStripView.h"
 #include "history/LeaseTimelineView.h"
 #include "history/RecordedBar.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSlider>
@@ -121,6 +124,56 @@ private Q_SLOTS:
         QCOMPARE(activated.front().front().toDouble(), 8000.0);
         v.leaseBox()->setCurrentText(QStringLiteral("batch"));
         QCOMPARE(v.model()->rowCount(), 2); // taken, released
+    }
+
+    // The strips: who held "job" when (h1 renewing, overdue, stale, h2's takeover, stale again), and every
+    // lease of the table in one picture ("batch" held, then released).
+    void stripsShowWhoHeldWhatWhen()
+    {
+        HistoryReader r(path_);
+        ui::LeaseTimelineView view;
+        view.resize(1200, 700);
+        view.setReader(&r);
+        view.showLease(QStringLiteral("job"));
+        using S = StripSegment::State;
+        const auto& one = view.leaseStrip()->rows();
+        QCOMPARE(one.size(), size_t(1));
+        QStringList seen;
+        for (const StripSegment& g : one[0].segments)
+            seen << stripStateText(g.state) + QLatin1Char('/') + g.holder.value_or(QString()) +
+                        (g.takenOver ? QStringLiteral("/taken over") : QString());
+        QVERIFY2(seen == (QStringList{"held/h1:1:a", "renewal overdue/h1:1:a", "stale/h1:1:a", "held/h2:2:b/taken over",
+                                      "stale/h2:2:b"}), // h2's expiry at 8050 passes unrenewed
+                 qPrintable(seen.join(" | ")));
+        QCOMPARE(one[0].segments.back().to, r.range().to); // up to the last recorded refresh
+        QVERIFY(view.leaseStrip()->describe(0, 8035).contains(QStringLiteral("stale")));
+
+        // The whole table over the last recorded hour: both leases, "batch" ends released.
+        const auto& all = view.tableStrips()->rows();
+        QCOMPARE(all.size(), size_t(2));
+        for (const ui::LeaseStripView::Row& row : all)
+            if (row.lease == u"batch") {
+                QCOMPARE(row.segments.front().state, S::Held);
+                QCOMPARE(row.segments.back().state, S::Released);
+            }
+
+        // Clipped: a strip that starts inside the stale span begins stale (the state then in effect).
+        const std::vector<StripSegment> late = leaseStrip(r.timeline(QStringLiteral("job")), 8030, 8059);
+        QVERIFY(!late.empty());
+        QCOMPARE(late.front().state, S::Stale);
+        QCOMPARE(late.front().from, 8030.0);
+
+        // A click on a row of the table's strips shows that lease's events.
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (int i = 0; i < int(all.size()); ++i)
+            if (all[size_t(i)].lease == u"batch")
+                QTest::mouseClick(view.tableStrips(), Qt::LeftButton, {}, QPoint(300, 20 + i * 18 + 9));
+        QCOMPARE(view.lease(), QStringLiteral("batch"));
+        const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+        QDir().mkpath(shots);
+        view.showLease(QStringLiteral("job"));
+        view.grab().save(shots + "/lease-history-strips.png");
     }
 };
 

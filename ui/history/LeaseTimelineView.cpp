@@ -1,13 +1,17 @@
 #include "LeaseTimelineView.h"
 
+#include "LeaseStripView.h"
 #include "history/HistoryReader.h"
+#include "history/LeaseStrip.h"
 #include "history/LeaseTimelineModel.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -17,8 +21,12 @@ namespace lw::ui {
 
 LeaseTimelineView::LeaseTimelineView(QWidget* parent)
     : QWidget(parent), model_(new LeaseTimelineModel(this)), leases_(new QComboBox(this)),
-      summary_(new QLabel(this)), table_(new QTableView(this))
+      summary_(new QLabel(this)), table_(new QTableView(this)), leaseStrip_(new LeaseStripView(this)),
+      tableStrips_(new LeaseStripView), stripsNote_(new QLabel(this))
 {
+    leaseStrip_->setObjectName(QStringLiteral("leaseStrip"));
+    tableStrips_->setObjectName(QStringLiteral("tableStrips"));
+    connect(tableStrips_, &LeaseStripView::leaseClicked, this, [this](const QString& name) { showLease(name); });
     leases_->setEditable(true); // type to find a lease among thousands
     leases_->setInsertPolicy(QComboBox::NoInsert);
     leases_->setMinimumContentsLength(24);
@@ -40,10 +48,51 @@ LeaseTimelineView::LeaseTimelineView(QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Lease:"), this));
     top->addWidget(leases_, 1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(tableStrips_);
+    scroll->setWidgetResizable(true);
+    auto* below = new QWidget;
+    auto* belowLay = new QVBoxLayout(below);
+    belowLay->setContentsMargins(0, 0, 0, 0);
+    belowLay->addWidget(stripsNote_);
+    belowLay->addWidget(scroll, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(table_);
+    split->addWidget(below);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     auto* lay = new QVBoxLayout(this);
     lay->addLayout(top);
     lay->addWidget(summary_);
-    lay->addWidget(table_, 1);
+    lay->addWidget(leaseStrip_);
+    lay->addWidget(split, 1);
+}
+
+void LeaseTimelineView::refreshStrips()
+{
+    if (!reader_) {
+        tableStrips_->setRows({}, 0, 1);
+        stripsNote_->clear();
+        return;
+    }
+    const auto range = reader_->range();
+    const double t1 = range.to, t0 = std::max(range.from, t1 - 3600);
+    const QStringList names = reader_->leaseNames();
+    std::vector<LeaseStripView::Row> rows;
+    for (const QString& n : names) {
+        if (int(rows.size()) >= kStripLeases)
+            break;
+        std::vector<StripSegment> segs = lw::leaseStrip(reader_->timeline(n), t0, t1);
+        if (!segs.empty())
+            rows.push_back({n, std::move(segs)});
+    }
+    tableStrips_->setRows(std::move(rows), t0, t1);
+    stripsNote_->setText((names.size() > kStripLeases
+                              ? tr("Every lease over the last recorded hour (the first %1 of %2); click one for its events.")
+                                    .arg(kStripLeases)
+                                    .arg(names.size())
+                              : tr("Every lease over the last recorded hour; click one for its events.")) +
+                         QStringLiteral("<br>") + LeaseStripView::legendHtml());
 }
 
 LeaseTimelineView::~LeaseTimelineView() = default;
@@ -59,6 +108,7 @@ void LeaseTimelineView::setReader(const HistoryReader* reader)
     summary_->clear();
     if (leases_->count() > 0)
         showLease(leases_->itemText(0)); // never an empty page when there is something to show
+    refreshStrips();
 }
 
 QString LeaseTimelineView::lease() const
@@ -106,6 +156,10 @@ void LeaseTimelineView::showLease(const QString& name)
         text += QLatin1Char(' ') + tr("Shaded rows were recorded by the recorder before this window opened at %1.")
                                        .arg(formatServerTime(model_->joinedAt()));
     summary_->setText(text);
+    const auto range = reader_->range();
+    const double from = model_->rowCount() > 0 ? model_->event(0).at : range.from;
+    leaseStrip_->setRows({{name, lw::leaseStrip(model_->events(), from, std::max(range.to, from + 1))}}, from,
+                         std::max(range.to, from + 1));
     table_->scrollToBottom();
 }
 

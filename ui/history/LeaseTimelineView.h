@@ -14,6 +14,8 @@ class LeaseTimelineModel;
 
 namespace lw::ui {
 
+class LeaseStripView;
+
 class LeaseTimelineView : public QWidget
 {
     Q_OBJECT
@@ -32,6 +34,13 @@ public:
 
     LeaseTimelineModel* model() const { return model_; }
     QTableView* table() const { return table_; }
+    // The selected lease's holders over its recorded time, as a strip above its events.
+    LeaseStripView* leaseStrip() const { return leaseStrip_; }
+    // Every lease's strip over the store's last hour (the first kStripLeases), below: which leases
+    // were stuck when. Read again by refreshStrips() (the page's owner calls it when it is opened).
+    LeaseStripView* tableStrips() const { return tableStrips_; }
+    void refreshStrips();
+    static constexpr int kStripLeases = 200;
     QComboBox* leaseBox() const { return leases_; }
 
 Q_SIGNALS:
@@ -44,6 +53,9 @@ private:
     QComboBox* leases_;
     QLabel* summary_;
     QTableView* table_;
+    LeaseStripView* leaseStrip_;
+    LeaseStripView* tableStrips_;
+    QLabel* stripsNote_;
 };
 
 } // namespace lw::ui

@@ -1,0 +1,186 @@
+#include "LeaseStripView.h"
+
+#include "domain/LeaseState.h"
+#include "history/LeaseTimelineModel.h"
+
+#include <QDateTime>
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lw::ui {
+
+namespace {
+constexpr int kRowH = 18;
+constexpr int kLabelW = 200;
+constexpr int kAxisH = 20;
+
+// The lease palette (domain/LeaseState), so a state has one colour on every page.
+QColor colourOf(StripSegment::State s)
+{
+    switch (s) {
+    case StripSegment::State::Held:
+        return leaseStateColor(LeaseState::Held);
+    case StripSegment::State::Overdue:
+        return leaseStateColor(LeaseState::RenewalOverdue);
+    case StripSegment::State::Stale:
+        return leaseStateColor(LeaseState::Stale);
+    case StripSegment::State::Forced:
+        return QColor(0xc6, 0x28, 0x28); // as the timeline's forced expiries
+    case StripSegment::State::Released:
+        return leaseStateColor(LeaseState::Released);
+    }
+    return {};
+}
+} // namespace
+
+QString LeaseStripView::legendHtml()
+{
+    QString html;
+    for (auto st : {StripSegment::State::Held, StripSegment::State::Overdue, StripSegment::State::Stale,
+                    StripSegment::State::Forced, StripSegment::State::Released})
+        html += QStringLiteral("<span style=\"color:%1\">■</span> %2%3 &nbsp; ")
+                    .arg(colourOf(st).name(), stripStateText(st),
+                         st == StripSegment::State::Forced ? QStringLiteral(" (hatched)") : QString());
+    return html + QStringLiteral("<span style=\"color:%1\">▍</span> taken over")
+                      .arg(leaseStateColor(LeaseState::TakenOver).name());
+}
+
+LeaseStripView::LeaseStripView(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+}
+
+void LeaseStripView::setRows(std::vector<Row> rows, double t0, double t1)
+{
+    rows_ = std::move(rows);
+    t0_ = t0;
+    t1_ = std::max(t1, t0 + 1);
+    updateGeometry();
+    update();
+}
+
+QSize LeaseStripView::sizeHint() const
+{
+    return {kLabelW + 600, kAxisH + std::max<int>(1, int(rows_.size())) * kRowH + 4};
+}
+
+QSize LeaseStripView::minimumSizeHint() const
+{
+    return {kLabelW + 200, sizeHint().height()};
+}
+
+int LeaseStripView::xOf(double t) const
+{
+    const int w = std::max(1, width() - kLabelW - 8);
+    return kLabelW + int(std::lround((t - t0_) / (t1_ - t0_) * w));
+}
+
+double LeaseStripView::timeAt(int x) const
+{
+    const int w = std::max(1, width() - kLabelW - 8);
+    return t0_ + double(x - kLabelW) / w * (t1_ - t0_);
+}
+
+int LeaseStripView::rowAt(int y) const
+{
+    const int r = (y - kAxisH) / kRowH;
+    return y >= kAxisH && r < int(rows_.size()) ? r : -1;
+}
+
+const StripSegment* LeaseStripView::segmentAt(int row, double t) const
+{
+    if (row < 0 || row >= int(rows_.size()))
+        return nullptr;
+    for (const StripSegment& s : rows_[size_t(row)].segments)
+        if (t >= s.from && t <= s.to)
+            return &s;
+    return nullptr;
+}
+
+QString LeaseStripView::describe(int row, double t) const
+{
+    const StripSegment* s = segmentAt(row, t);
+    if (!s)
+        return {};
+    QString text = QStringLiteral("%1: %2").arg(rows_[size_t(row)].lease, stripStateText(s->state));
+    if (s->holder)
+        text += (s->state == StripSegment::State::Held ? QStringLiteral(" by ") : QStringLiteral(", last held by ")) +
+                *s->holder;
+    if (s->takenOver)
+        text += QStringLiteral(" (taken over)");
+    text += QStringLiteral("\n%1 → %2").arg(formatServerTime(s->from), formatServerTime(s->to));
+    return text;
+}
+
+void LeaseStripView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    const QColor text = palette().color(QPalette::Text);
+    // Time axis: about six labels.
+    p.setPen(text);
+    const double span = t1_ - t0_;
+    const QString fmt = span > 6 * 3600 ? QStringLiteral("dd MMM HH:mm") : span > 600 ? QStringLiteral("HH:mm") : QStringLiteral("HH:mm:ss");
+    for (int i = 0; i <= 5; ++i) {
+        const double t = t0_ + span * i / 5.0;
+        const int x = xOf(t);
+        const QString label = QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(fmt);
+        if (i == 5) // the last one ends at the right edge rather than past it
+            p.drawText(QRect(x - 120, 0, 120, kAxisH), Qt::AlignVCenter | Qt::AlignRight, label);
+        else
+            p.drawText(QRect(x - 60, 0, 120, kAxisH), Qt::AlignCenter, label);
+        QColor grid = text;
+        grid.setAlphaF(0.15f);
+        p.setPen(grid);
+        p.drawLine(x, kAxisH, x, height());
+        p.setPen(text);
+    }
+    for (int r = 0; r < int(rows_.size()); ++r) {
+        const int y = kAxisH + r * kRowH;
+        const Row& row = rows_[size_t(r)];
+        p.setPen(text);
+        p.drawText(QRect(4, y, kLabelW - 8, kRowH), Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(row.lease, Qt::ElideMiddle, kLabelW - 8));
+        for (const StripSegment& s : row.segments) {
+            const int x0 = xOf(s.from), x1 = std::max(xOf(s.to), x0 + 1);
+            const QRect bar(x0, y + 3, x1 - x0, kRowH - 6);
+            if (s.state == StripSegment::State::Forced) // hatched: not to be read as "overdue"
+                p.fillRect(bar, QBrush(colourOf(s.state), Qt::BDiagPattern));
+            else
+                p.fillRect(bar, colourOf(s.state));
+            if (s.takenOver) { // a takeover: a tick across the row
+                p.fillRect(QRect(x0 - 1, y, 3, kRowH), leaseStateColor(LeaseState::TakenOver));
+            }
+        }
+    }
+}
+
+bool LeaseStripView::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* h = static_cast<QHelpEvent*>(e);
+        const QString t = describe(rowAt(h->pos().y()), timeAt(h->pos().x()));
+        if (t.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(h->globalPos(), t, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void LeaseStripView::mousePressEvent(QMouseEvent* e)
+{
+    const int r = rowAt(int(e->position().y()));
+    if (r >= 0)
+        Q_EMIT leaseClicked(rows_[size_t(r)].lease);
+    QWidget::mousePressEvent(e);
+}
+
+} // namespace lw::ui
