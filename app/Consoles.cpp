@@ -202,11 +202,14 @@ void Consoles::backfillThenStart(ui::MainWindow* w, const HistoryReader* reader,
         constexpr int kSlice = 150;
         int n = 0;
         double next = to;
-        reader->forEachSnapshot(from, to, [&](const Snapshot& s) {
-            into->add(s);
-            next = s.serverNow;
-            return ++n < kSlice;
-        });
+        reader->forEachSnapshot(
+            from, to,
+            [&](const Snapshot& s) {
+                into->add(s);
+                next = s.serverNow;
+                return ++n < kSlice;
+            },
+            HistoryReader::LeaseDetail::None);
         if (n == kSlice && next < to)
             backfillThenStart(alive, reader, into, monitor, std::nextafter(next, to), to);
         else
@@ -370,7 +373,12 @@ bool Consoles::chooseAndOpen(QWidget* parent)
     if (auto err = profiles_->load(); err && parent)
         qWarning("leasewatch: %s", qPrintable(*err));
     ui::ProfilesDialog dialog(profiles_, parent);
-    if (dialog.exec() != QDialog::Accepted)
+    const int result = dialog.exec();
+    if (result == ui::ProfilesDialog::ShowFleet) {
+        showFleet();
+        return true;
+    }
+    if (result != QDialog::Accepted)
         return false;
     open(dialog.chosen());
     return true;

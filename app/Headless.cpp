@@ -185,21 +185,26 @@ struct Many
             return 4;
         return findings.empty() ? 0 : std::clamp(findings.front().severity, 1, 3);
     }
+    SeverityCounts counts() const
+    {
+        SeverityCounts n;
+        for (const Finding& f : findings)
+            n.add(f.severity);
+        return n;
+    }
     // The database's one line: its state, its finding counts and the worst one (or why it is silent).
     QString line(int width) const
     {
         const QString name = label.leftJustified(width);
         if (down)
             return QStringLiteral("%1  NOT ANSWERING  %2").arg(name, outageLine(*down));
-        int n[4] = {0, 0, 0, 0};
-        for (const Finding& f : findings)
-            ++n[std::clamp(f.severity, 1, 3)];
+        const SeverityCounts n = counts();
         QString state = findings.empty() ? QStringLiteral("ok") : severityWord(findings.front().severity);
         QString text = QStringLiteral("%1  %2  %3 critical, %4 warning, %5 notice; %6 lease(s)")
                            .arg(name, state)
-                           .arg(n[3])
-                           .arg(n[2])
-                           .arg(n[1])
+                           .arg(n.critical)
+                           .arg(n.warning)
+                           .arg(n.notice)
                            .arg(views.leases.rowCount());
         if (!findings.empty())
             text += QStringLiteral("; worst: ") + findings.front().title;
@@ -210,12 +215,10 @@ struct Many
         QJsonObject o;
         o[QStringLiteral("database")] = label;
         o[QStringLiteral("live")] = !down;
-        int n[4] = {0, 0, 0, 0};
-        for (const Finding& f : findings)
-            ++n[std::clamp(f.severity, 1, 3)];
-        o[QStringLiteral("critical")] = n[3];
-        o[QStringLiteral("warning")] = n[2];
-        o[QStringLiteral("notice")] = n[1];
+        const SeverityCounts n = counts();
+        o[QStringLiteral("critical")] = n.critical;
+        o[QStringLiteral("warning")] = n.warning;
+        o[QStringLiteral("notice")] = n.notice;
         o[QStringLiteral("worst_severity")] = down ? 3 : findings.empty() ? 0 : findings.front().severity;
         o[QStringLiteral("worst")] = down ? QJsonValue(outageLine(*down))
                                           : findings.empty() ? QJsonValue(QJsonValue::Null) : findings.front().title;

@@ -22,18 +22,13 @@ int FleetEntry::rank() const
         return -1; // nobody watches it now: what it says is not current
     if (!answering)
         return 4;
-    return critical ? 3 : warning ? 2 : notice ? 1 : 0;
+    return counts.worst();
 }
 
 namespace {
 void count(FleetEntry& e, int severity, const QString& title, int& worstSeverity)
 {
-    if (severity >= 3)
-        ++e.critical;
-    else if (severity == 2)
-        ++e.warning;
-    else
-        ++e.notice;
+    e.counts.add(severity);
     if (severity > worstSeverity) {
         worstSeverity = severity;
         e.worst = title;
@@ -61,7 +56,7 @@ FleetEntry fleetEntryOf(const QString& profile, const Monitor& m)
     if (m.hasRefreshed())
         e.dataAgeS = std::max(0.0, double(QDateTime::currentMSecsSinceEpoch() - m.lastSnapshot().receivedWall.toMSecsSinceEpoch()) / 1000.0);
     int worst = 0;
-    const FindingsModel* f = const_cast<Monitor&>(m).findings();
+    const FindingsModel* f = m.findings();
     for (int i = 0; i < f->rowCount(); ++i) {
         const Finding& x = f->finding(i);
         if (x.kind != FindingKind::ServerNotAnswering) // said below, as the state
@@ -146,11 +141,11 @@ QVariant FleetModel::data(const QModelIndex& index, int role) const
                                        : QStringLiteral("not watched");
             if (!e.answering)
                 return QStringLiteral("NOT ANSWERING");
-            return e.critical ? severityWord(3) : e.warning ? severityWord(2) : e.notice ? severityWord(1) : QStringLiteral("ok");
+            return e.counts.worst() ? severityWord(e.counts.worst()) : QStringLiteral("ok");
         case Critical:
-            return e.source == S::Configured ? QVariant() : QVariant(e.critical);
+            return e.source == S::Configured ? QVariant() : QVariant(e.counts.critical);
         case Warning:
-            return e.source == S::Configured ? QVariant() : QVariant(e.warning);
+            return e.source == S::Configured ? QVariant() : QVariant(e.counts.warning);
         case Worst:
             return e.worst;
         case Watched:

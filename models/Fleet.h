@@ -4,6 +4,7 @@
 // counts and worst finding, worst first. The rows are plain values built from a live Monitor or
 // from a recorder's history store; FleetModel shows them (keyed by profile, updated in place).
 #include "KeyedTableModel.h"
+#include "domain/Analysis.h"
 
 #include <QString>
 
@@ -26,7 +27,7 @@ struct FleetEntry
     Source source = Source::Configured;
     bool answering = false;   // the last refresh answered (and, for a store, is recent)
     double dataAgeS = -1;     // since the data shown (-1: none)
-    int critical = 0, warning = 0, notice = 0;
+    SeverityCounts counts;
     QString worst;            // the worst finding's title, why it does not answer, or "" (fine)
     qint64 recorderPid = 0;   // Source::Recorder
     bool operator==(const FleetEntry&) const = default;

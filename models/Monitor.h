@@ -30,6 +30,7 @@ public:
     AdvisoryLockModel* locks() { return &locks_; }
     BlockingTreeModel* blocking() { return &blocking_; }
     FindingsModel* findings() { return &findings_; }
+    const FindingsModel* findings() const { return &findings_; }
     const DeadlockWindow& deadlocks() const { return deadlocks_; }
     const Snapshot& lastSnapshot() const { return last_; }
     // Whether any refresh succeeded yet: "disconnected" (data from before) or never connected.

@@ -101,6 +101,12 @@ ProfilesDialog::ProfilesDialog(ProfileStore* store, QWidget* parent)
     leftButtons->addWidget(newButton);
     leftButtons->addWidget(removeButton);
     left->addLayout(leftButtons);
+    // Started without a database, the fleet is one click away: every saved profile, worst first.
+    auto* fleetButton = new QPushButton(tr("Databases at a &glance…"));
+    fleetButton->setObjectName(QStringLiteral("showFleet"));
+    fleetButton->setToolTip(tr("Every saved profile with its state and findings, worst first"));
+    connect(fleetButton, &QPushButton::clicked, this, [this] { done(ShowFleet); });
+    left->addWidget(fleetButton);
 
     // --- Connection
     name_ = lineEdit(QStringLiteral("profileName"), tr("e.g. prod-billing"));

@@ -31,6 +31,9 @@ public:
     QString messageText() const;
     bool testRunning() const { return testRunning_; }
 
+    // exec()'s result when the operator asked for every database at a glance instead of one.
+    static constexpr int ShowFleet = QDialog::Accepted + 1;
+
 public Q_SLOTS:
     void newProfile();
     bool saveCurrent(); // validates; on failure shows why and keeps every field as typed

@@ -131,6 +131,15 @@ struct Finding
     bool operator==(const Finding&) const = default;
 };
 
+// Findings counted by severity, one rule for every place that says "2 critical, 1 warning".
+struct SeverityCounts
+{
+    int critical = 0, warning = 0, notice = 0;
+    void add(int severity) { ++(severity >= 3 ? critical : severity == 2 ? warning : notice); }
+    int worst() const { return critical ? 3 : warning ? 2 : notice ? 1 : 0; }
+    bool operator==(const SeverityCounts&) const = default;
+};
+
 struct AnalysisConfig
 {
     Thresholds thresholds;

@@ -45,9 +45,11 @@ const char* const kDdl[] = {
     "CREATE TABLE IF NOT EXISTS blob (id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, data BLOB NOT NULL)",
     // key: the console's row key (the name, or name + U+0001 + n for a duplicated name).
     "CREATE TABLE IF NOT EXISTS lease (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, name TEXT NOT NULL)",
+    // A lease's events by name (the Lease history page, its strips): without it, a scan per lease.
+    "CREATE INDEX IF NOT EXISTS lease_name ON lease(name)",
     "CREATE TABLE IF NOT EXISTS lease_change (id INTEGER PRIMARY KEY, refresh_id INTEGER NOT NULL, "
     "at REAL NOT NULL, lease_id INTEGER NOT NULL, kind INTEGER NOT NULL, holder TEXT, taken_at REAL, "
-    "expires_at REAL, state INTEGER)",
+    "expires_at REAL, state INTEGER, renewals INTEGER, first_renewal_at REAL, last_renewal_at REAL)",
     "CREATE INDEX IF NOT EXISTS lease_change_lease ON lease_change(lease_id, id)",
     "CREATE INDEX IF NOT EXISTS lease_change_refresh ON lease_change(refresh_id)",
     "CREATE TABLE IF NOT EXISTS pool_group (id INTEGER PRIMARY KEY, grouping INTEGER NOT NULL, "
@@ -119,6 +121,14 @@ bool configureWriter(QSqlDatabase& db, QString* error)
     return true;
 }
 
+bool hasRenewalCounts(const QSqlDatabase& db, const QString& schema)
+{
+    QSqlQuery q(db);
+    q.exec(QStringLiteral("SELECT 1 FROM pragma_table_info('lease_change', '%1') WHERE name = 'renewals'")
+               .arg(schema));
+    return q.next();
+}
+
 bool createSchema(QSqlDatabase& db, QString* error)
 {
     QSqlQuery q(db);
@@ -129,7 +139,18 @@ bool createSchema(QSqlDatabase& db, QString* error)
             return false;
         }
     }
-    q.prepare(QStringLiteral("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)"));
+    // Schema 1 stored every renewal as a row; schema 2 counts renewals on schedule (the columns
+    // below). A schema-1 store gets the columns and goes on as schema 2.
+    if (!hasRenewalCounts(db)) {
+        for (const char* col : {"renewals INTEGER", "first_renewal_at REAL", "last_renewal_at REAL"}) {
+            if (!q.exec(QStringLiteral("ALTER TABLE lease_change ADD COLUMN %1").arg(QLatin1String(col)))) {
+                if (error)
+                    *error = q.lastError().text();
+                return false;
+            }
+        }
+    }
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)"));
     q.addBindValue(QString::number(kSchemaVersion));
     if (!q.exec()) {
         if (error)

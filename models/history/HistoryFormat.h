@@ -5,7 +5,8 @@
 //
 // Leases are stored as changes: one self-contained row (holder, taken_at, expires_at, state) per
 // lease and refresh in which something about it changed, so the lease set at any refresh is "the
-// latest row of each lease up to that refresh, unless it says released". Pool groups are stored the
+// latest row of each lease up to that refresh, unless it says released". A renewal on schedule is
+// not a row: renewals are counted and written as one row per lease and interval (see ChangeKind). Pool groups are stored the
 // same way; the cluster sample, one row per refresh; the rest of a refresh (sessions, advisory
 // locks, cluster and server info) as one qCompress'ed QDataStream blob, written only when its bytes
 // differ from the previous refresh's.
@@ -23,14 +24,17 @@
 
 namespace lw::history {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 // What a lease change row says happened at its refresh.
 enum class ChangeKind {
     Seen = 0,     // first sighting by the recorder: the row existed before, its history is unknown
     Take = 1,     // the row appeared, or changed holder before it had expired
     TakeOver = 2, // another holder took it after it had expired
-    Renew = 3,    // same holder, expires_at moved later
+    // Same holder, expires_at moved later: `renewals` renewals between first_renewal_at and
+    // last_renewal_at (schema 1: one renewal, at the row's time), the values the last one left.
+    // Written before the lease's next other change, once per renewal interval, and at close.
+    Renew = 3,
     State = 4,    // only the state the console shows changed (held → renewal overdue → stale …)
     Release = 5,  // the row disappeared
     Modify = 6,   // same holder, another change (expiry moved earlier: a forced expiry; taken_at moved)
@@ -39,7 +43,10 @@ QString changeKindKey(ChangeKind k); // "take_over"
 
 enum class BlobKind { State = 1, KeyNames = 2 };
 
-// Creates every table and index if missing (idempotent); false with `error` set on failure.
+// Whether `schema`'s lease_change has the renewal count columns (schema 2).
+bool hasRenewalCounts(const QSqlDatabase& db, const QString& schema = QStringLiteral("main"));
+// Creates every table and index if missing (idempotent), and brings an older store's tables up to
+// this schema; false with `error` set on failure.
 bool createSchema(QSqlDatabase& db, QString* error);
 // WAL, synchronous=NORMAL, incremental auto-vacuum (set before the first table exists), busy timeout.
 bool configureWriter(QSqlDatabase& db, QString* error);

@@ -15,6 +15,7 @@
 #include <QSqlQuery>
 
 #include <cmath>
+#include <deque>
 
 namespace lw {
 
@@ -69,11 +70,16 @@ LeaseChangeRow changeFromQuery(const QSqlQuery& q)
     r.takenAt = optionalReal(q.value(7));
     r.expiresAt = optionalReal(q.value(8));
     r.state = LeaseState(q.value(9).toInt());
+    if (!q.value(10).isNull()) {
+        r.renewals = q.value(10).toInt();
+        r.firstRenewalAt = q.value(11).toDouble();
+        r.lastRenewalAt = q.value(12).toDouble();
+    } else if (r.kind == ChangeKind::Renew) {
+        r.renewals = 1; // schema 1: a row per renewal
+        r.firstRenewalAt = r.lastRenewalAt = r.at;
+    }
     return r;
 }
-
-const char* const kChangeColumns = "c.id, c.refresh_id, c.at, l.key, l.name, c.kind, c.holder, c.taken_at, "
-                                   "c.expires_at, c.state";
 
 LeaseRow rowOf(const LeaseChangeRow& c)
 {
@@ -113,6 +119,14 @@ HistoryReader::HistoryReader(const QString& path) : path_(path)
         if (!tables.empty())
             leaseTables_ = std::make_shared<const std::vector<LeaseTableConfig>>(std::move(tables));
     }
+    changeColumns_ = QStringLiteral("c.id, c.refresh_id, c.at, l.key, l.name, c.kind, c.holder, c.taken_at, "
+                                    "c.expires_at, c.state, %1")
+                         .arg(hasRenewalCounts(conn_->db()) ? QStringLiteral("c.renewals, c.first_renewal_at, "
+                                                                             "c.last_renewal_at")
+                                                            : QStringLiteral("NULL, NULL, NULL"));
+    // A store being written (or whose writer died) may have renewals counted that no row holds.
+    tailRenewing_ = hasRenewalCounts(conn_->db()) &&
+                    metadata().value(QStringLiteral("renewals_flushed")) == QLatin1String("0");
     analysis_ = analysisConfigFromJson(
         QJsonDocument::fromJson(metadata().value(QStringLiteral("analysis_config")).toUtf8()).object());
     open_ = true;
@@ -233,21 +247,22 @@ std::vector<HistoryReader::Refresh> HistoryReader::refreshes(double t0, double t
     return out;
 }
 
-QMap<QString, LeaseRow> HistoryReader::leasesAt(qint64 refreshId) const
+QMap<QString, LeaseChangeRow> HistoryReader::leasesAt(qint64 refreshId) const
 {
-    QMap<QString, LeaseRow> out;
+    QMap<QString, LeaseChangeRow> out;
     QSqlQuery q(conn_->db());
     q.setForwardOnly(true);
     // Per lease, its latest change up to the refresh (an index lookup per lease, not a scan).
     q.exec(QStringLiteral("SELECT %1 FROM lease l JOIN lease_change c ON c.id = (SELECT max(x.id) FROM "
                           "lease_change x WHERE x.lease_id = l.id AND x.id <= (SELECT coalesce(max(id), 0) FROM "
                           "lease_change WHERE refresh_id <= %2)) WHERE c.kind <> %3")
-               .arg(QLatin1String(kChangeColumns))
+               .arg(changeColumns_)
                .arg(refreshId)
                .arg(int(ChangeKind::Release)));
     while (q.next()) {
-        const LeaseChangeRow c = changeFromQuery(q);
-        out.insert(c.key, rowOf(c));
+        LeaseChangeRow c = changeFromQuery(q);
+        const QString key = c.key;
+        out.insert(key, std::move(c));
     }
     return out;
 }
@@ -311,44 +326,151 @@ std::optional<Snapshot> HistoryReader::snapshotAt(double t) const
     return out;
 }
 
-void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bool(const Snapshot&)>& fn) const
+namespace {
+// A lease as a replay shows it: its latest row, and the row after it (in or after the range), whose
+// counted renewals are replayed evenly between the first and the last one.
+struct ReplayedLease
+{
+    const LeaseChangeRow* row = nullptr;
+    const LeaseChangeRow* next = nullptr;
+    bool expectRenewals = true;
+    bool tailRenewing = false; // renewals after the lease's last row may not be written yet
+
+    std::optional<double> expiresAt(double t) const
+    {
+        const std::optional<double> e0 = row->expiresAt;
+        if (!e0)
+            return e0;
+        if (next) {
+            if (next->kind != ChangeKind::Renew || next->renewals <= 0 || next->holder != row->holder ||
+                !next->expiresAt || t < next->firstRenewalAt)
+                return e0;
+            const int n = next->renewals;
+            const double span = next->lastRenewalAt - next->firstRenewalAt;
+            int i = n;
+            if (n > 1 && span > 0 && t < next->lastRenewalAt)
+                i = std::min(n, 1 + int(std::floor((t - next->firstRenewalAt) / (span / (n - 1)))));
+            return *e0 + (*next->expiresAt - *e0) * i / n;
+        }
+        // Nothing written after this renewal yet (the recorder is counting the next ones, or was
+        // stopped without closing): the writer writes a row whenever the state changes, so a lease
+        // renewing and still held at its last row went on renewing on schedule. It keeps the time
+        // it had left then.
+        const bool held = row->state == LeaseState::Held || row->state == LeaseState::ExpiringSoon ||
+                          row->state == LeaseState::TakenOver;
+        if (tailRenewing && row->kind == ChangeKind::Renew && held && expectRenewals && t > row->at)
+            return std::max(*e0, t + (*e0 - row->at));
+        return e0;
+    }
+};
+} // namespace
+
+void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bool(const Snapshot&)>& fn,
+                                    LeaseDetail detail) const
 {
     if (!open_)
         return;
     const std::vector<Refresh> rs = refreshes(t0, t1);
     if (rs.empty())
         return;
-    QMap<QString, LeaseRow> leases = leasesAt(rs.front().id);
-    // The changes after the first refresh, merged in refresh order.
-    QSqlQuery c(conn_->db());
-    c.setForwardOnly(true);
-    c.exec(QStringLiteral("SELECT %1 FROM lease_change c JOIN lease l ON l.id = c.lease_id WHERE c.refresh_id > %2 "
-                          "AND c.refresh_id <= %3 ORDER BY c.id")
-               .arg(QLatin1String(kChangeColumns))
-               .arg(rs.front().id)
-               .arg(rs.back().id));
-    bool haveChange = c.next();
+    const bool withLeases = detail == LeaseDetail::Full;
+    QMap<QString, LeaseChangeRow> base;
+    std::vector<LeaseChangeRow> changes; // after the first refresh, up to the last, in order
+    if (withLeases) {
+        base = leasesAt(rs.front().id);
+        QSqlQuery c(conn_->db());
+        c.setForwardOnly(true);
+        c.exec(QStringLiteral("SELECT %1 FROM lease_change c JOIN lease l ON l.id = c.lease_id WHERE c.refresh_id > "
+                              "%2 AND c.refresh_id <= %3 ORDER BY c.id")
+                   .arg(changeColumns_)
+                   .arg(rs.front().id)
+                   .arg(rs.back().id));
+        while (c.next())
+            changes.push_back(changeFromQuery(c));
+    }
+    // Each row's successor: the next change of the same lease in the range, else the first one
+    // after it (an index seek per lease still held at the range's end).
+    std::vector<const LeaseChangeRow*> nextOf(changes.size(), nullptr);
+    QHash<QString, const LeaseChangeRow*> firstOf;
+    for (size_t i = changes.size(); i-- > 0;) {
+        auto& slot = firstOf[changes[i].key];
+        nextOf[i] = slot;
+        slot = &changes[i];
+    }
+    std::deque<LeaseChangeRow> ahead;
+    QHash<QString, const LeaseChangeRow*> aheadOf;
+    if (withLeases) {
+        QSqlQuery seek(conn_->db());
+        seek.setForwardOnly(true);
+        seek.prepare(QStringLiteral("SELECT %1 FROM lease_change c JOIN lease l ON l.id = c.lease_id WHERE c.id = "
+                                    "(SELECT min(x.id) FROM lease_change x WHERE x.lease_id = (SELECT id FROM lease "
+                                    "WHERE key = ?) AND x.refresh_id > ?)")
+                         .arg(changeColumns_));
+        auto lookAhead = [&](const LeaseChangeRow& last) {
+            const bool held = last.state == LeaseState::Held || last.state == LeaseState::ExpiringSoon ||
+                              last.state == LeaseState::TakenOver;
+            if (!held || last.kind == ChangeKind::Release || aheadOf.contains(last.key))
+                return;
+            seek.addBindValue(last.key);
+            seek.addBindValue(rs.back().id);
+            if (seek.exec() && seek.next()) {
+                ahead.push_back(changeFromQuery(seek));
+                aheadOf.insert(last.key, &ahead.back());
+            }
+            seek.finish();
+        };
+        QHash<QString, const LeaseChangeRow*> lastOf;
+        for (const LeaseChangeRow& c : changes)
+            lastOf.insert(c.key, &c);
+        for (auto it = base.cbegin(); it != base.cend(); ++it)
+            if (!lastOf.contains(it.key()))
+                lookAhead(*it);
+        for (const LeaseChangeRow* c : std::as_const(lastOf))
+            lookAhead(*c);
+    }
+    auto expects = [&](const QString& key) {
+        if (!leaseTables_)
+            return true;
+        const int src = leaseSourceOfKey(key, *leaseTables_);
+        return src < 0 || src >= int(leaseTables_->size()) || (*leaseTables_)[size_t(src)].expectRenewals;
+    };
+    QMap<QString, ReplayedLease> leases;
+    for (auto it = base.cbegin(); it != base.cend(); ++it) {
+        ReplayedLease l;
+        l.row = &*it;
+        l.next = firstOf.value(it.key(), aheadOf.value(it.key()));
+        l.expectRenewals = expects(it.key());
+        l.tailRenewing = tailRenewing_;
+        leases.insert(it.key(), l);
+    }
+    size_t ci = 0;
     qint64 cachedState = 0, cachedNames = 0;
     Snapshot stateCache;
     std::shared_ptr<const KeyNames> namesCache;
     for (const Refresh& r : rs) {
-        while (haveChange && c.value(1).toLongLong() <= r.id) {
-            const LeaseChangeRow ch = changeFromQuery(c);
-            if (ch.kind == ChangeKind::Release)
+        for (; ci < changes.size() && changes[ci].refreshId <= r.id; ++ci) {
+            const LeaseChangeRow& ch = changes[ci];
+            if (ch.kind == ChangeKind::Release) {
                 leases.remove(ch.key);
-            else
-                leases.insert(ch.key, rowOf(ch));
-            haveChange = c.next();
+                continue;
+            }
+            ReplayedLease& l = leases[ch.key];
+            l.row = &ch;
+            l.next = nextOf[ci] ? nextOf[ci] : aheadOf.value(ch.key);
+            l.expectRenewals = expects(ch.key);
+            l.tailRenewing = tailRenewing_;
         }
         Snapshot s;
         if (!fillSnapshot(r, s, cachedState, stateCache, cachedNames, namesCache))
             continue;
-        if (s.ok && !s.leasesError) {
+        if (withLeases && s.ok && !s.leasesError) {
             s.leases.reserve(size_t(leases.size()));
             for (auto it = leases.cbegin(); it != leases.cend(); ++it) {
-                s.leases.push_back(*it);
+                LeaseRow row = rowOf(*it->row);
+                row.expiresAt = it->expiresAt(r.at);
                 if (leaseTables_)
-                    s.leases.back().source = leaseSourceOfKey(it.key(), *leaseTables_);
+                    row.source = leaseSourceOfKey(it.key(), *leaseTables_);
+                s.leases.push_back(std::move(row));
             }
         }
         s.leaseTables = leaseTables_;
@@ -376,9 +498,10 @@ std::vector<LeaseChangeRow> HistoryReader::leaseChanges(const QString& name, dou
         return out;
     QSqlQuery q(conn_->db());
     q.setForwardOnly(true);
+    // A bundle holds each lease's next row after its range for the replay; it is not shown.
     q.prepare(QStringLiteral("SELECT %1 FROM lease_change c JOIN lease l ON l.id = c.lease_id WHERE %2 c.at >= %3 "
-                             "AND c.at <= %4 ORDER BY c.id")
-                  .arg(QLatin1String(kChangeColumns),
+                             "AND c.at <= %4 AND c.refresh_id <= (SELECT max(id) FROM refresh) ORDER BY c.id")
+                  .arg(changeColumns_,
                        name.isEmpty() ? QString() : QStringLiteral("l.name = ? AND"), sqlReal(t0), sqlReal(t1)));
     if (!name.isEmpty())
         q.addBindValue(name);
@@ -462,17 +585,19 @@ std::vector<LeaseTimelineEvent> HistoryReader::timeline(const QString& name) con
             if (!out.empty() && out.back().kind == K::Renewals && out.back().holder == c.holder &&
                 out.back().key == c.key) {
                 LeaseTimelineEvent& r = out.back();
-                ++r.renewals;
-                r.lastRenewal = c.at;
+                r.renewals += c.renewals;
+                r.lastRenewal = c.lastRenewalAt;
                 r.expiresAt = c.expiresAt;
                 r.detail = QStringLiteral("%1 renewals").arg(r.renewals);
                 lastHolder = c.holder;
                 continue;
             }
             e.kind = K::Renewals;
-            e.renewals = 1;
-            e.firstRenewal = e.lastRenewal = c.at;
-            e.detail = QStringLiteral("1 renewal");
+            e.renewals = c.renewals;
+            e.firstRenewal = c.firstRenewalAt;
+            e.lastRenewal = c.lastRenewalAt;
+            e.at = c.firstRenewalAt;
+            e.detail = c.renewals == 1 ? QStringLiteral("1 renewal") : QStringLiteral("%1 renewals").arg(c.renewals);
             break;
         case ChangeKind::State:
             if (c.state == LeaseState::Stale)
@@ -692,10 +817,14 @@ bool HistoryReader::exportBundle(const QString& file, double t0, double t1, cons
                            "main.refresh UNION SELECT keynames_blob FROM main.refresh)"),
             QStringLiteral("INSERT INTO lease SELECT * FROM src.lease"),
             // What the first refresh needs: each lease's latest change before the range.
-            QStringLiteral("INSERT INTO lease_change SELECT * FROM src.lease_change WHERE id IN (SELECT max(id) "
+            QStringLiteral("INSERT INTO lease_change SELECT %3 FROM src.lease_change WHERE id IN (SELECT max(id) "
                            "FROM src.lease_change WHERE refresh_id < %1 GROUP BY lease_id) AND kind <> 5"),
-            QStringLiteral("INSERT INTO lease_change SELECT * FROM src.lease_change WHERE refresh_id BETWEEN %1 "
+            QStringLiteral("INSERT INTO lease_change SELECT %3 FROM src.lease_change WHERE refresh_id BETWEEN %1 "
                            "AND %2"),
+            // The first row of each lease after the range (not shown: beyond the last refresh): the
+            // renewals it counted run into the range, and any row says none went unwritten.
+            QStringLiteral("INSERT INTO lease_change SELECT %3 FROM src.lease_change WHERE id IN (SELECT min(id) "
+                           "FROM src.lease_change WHERE refresh_id > %2 GROUP BY lease_id)"),
             QStringLiteral("INSERT INTO pool_group SELECT * FROM src.pool_group"),
             QStringLiteral("INSERT INTO group_sample SELECT * FROM src.group_sample WHERE id IN (SELECT max(id) "
                            "FROM src.group_sample WHERE refresh_id < %1 GROUP BY group_id)"),
@@ -709,7 +838,13 @@ bool HistoryReader::exportBundle(const QString& file, double t0, double t1, cons
         if (!db.transaction())
             return failWith(db.lastError().text());
         for (const QString& sql : copies) {
-            if (!q.exec(QString(sql).replace(QLatin1String("%1"), a).replace(QLatin1String("%2"), b))) {
+            // A schema-1 source has no renewal counts: one renewal per row.
+            const QString columns = hasRenewalCounts(db, QStringLiteral("src")) ? QStringLiteral("*")
+                                                                                : QStringLiteral("*, NULL, NULL, NULL");
+            if (!q.exec(QString(sql)
+                            .replace(QLatin1String("%1"), a)
+                            .replace(QLatin1String("%2"), b)
+                            .replace(QLatin1String("%3"), columns))) {
                 why = q.lastError().text();
                 db.rollback();
                 return failWith(why);
@@ -724,7 +859,7 @@ bool HistoryReader::exportBundle(const QString& file, double t0, double t1, cons
             return failWith(why);
         }
         QMap<QString, QString> meta;
-        for (const char* k : {"analysis_config", "lease_policy"})
+        for (const char* k : {"analysis_config", "lease_policy", "renewals_flushed"})
             meta.insert(QLatin1String(k), srcMeta.value(QLatin1String(k)));
         meta.insert(QStringLiteral("kind"), QStringLiteral("bundle"));
         meta.insert(QStringLiteral("profile"),
@@ -763,11 +898,14 @@ int loadPoolHistory(const HistoryReader& reader, PoolHistory& into, double t0, d
     int n = 0;
     into.setAnalysisConfig(reader.analysisConfig());
     // Blobs repeat while nothing changes and are decoded once; leases play no part in pools.
-    reader.forEachSnapshot(t0, t1, [&](const Snapshot& s) {
-        into.add(s);
-        ++n;
-        return true;
-    });
+    reader.forEachSnapshot(
+        t0, t1,
+        [&](const Snapshot& s) {
+            into.add(s);
+            ++n;
+            return true;
+        },
+        HistoryReader::LeaseDetail::None);
     return n;
 }
 

@@ -36,6 +36,10 @@ struct LeaseChangeRow
     std::optional<QString> holder;
     std::optional<double> takenAt, expiresAt;
     LeaseState state = LeaseState::Unknown;
+    // Renew rows: how many renewals on schedule this row stands for, and when the first and the
+    // last of them were seen (server time); the row's values are the last one's.
+    int renewals = 0;
+    double firstRenewalAt = 0, lastRenewalAt = 0;
 };
 
 // One line of a lease's history. Renewals by one holder are collapsed into one event.
@@ -143,7 +147,13 @@ public:
     std::optional<Snapshot> snapshotAt(double t) const;
     // Every refresh in [t0, t1], oldest first, leases built incrementally (one pass over the change
     // log). fn returns false to stop.
-    void forEachSnapshot(double t0, double t1, const std::function<bool(const Snapshot&)>& fn) const;
+    // Renewals on schedule are not rows (HistoryFormat.h): between two rows of a lease they are
+    // replayed evenly over the time they were counted in; after a lease's last row, a lease still
+    // held then keeps the time it had left. Every recorded change is replayed exactly.
+    // LeaseDetail::None leaves the leases out (pool charts need none).
+    enum class LeaseDetail { Full, None };
+    void forEachSnapshot(double t0, double t1, const std::function<bool(const Snapshot&)>& fn,
+                         LeaseDetail detail = LeaseDetail::Full) const;
 
     QStringList leaseNames() const;
     std::vector<LeaseChangeRow> leaseChanges(const QString& name = QString(),
@@ -173,13 +183,15 @@ private:
         QString error;
     };
     std::vector<Refresh> refreshes(double t0, double t1) const;
-    QMap<QString, LeaseRow> leasesAt(qint64 refreshId) const; // key → row
+    QMap<QString, LeaseChangeRow> leasesAt(qint64 refreshId) const; // key → its latest row
     bool fillSnapshot(const Refresh& r, Snapshot& s, qint64& cachedState, Snapshot& stateCache,
                       qint64& cachedNames, std::shared_ptr<const KeyNames>& namesCache) const;
 
     QString path_;
     QString error_;
     std::shared_ptr<const std::vector<LeaseTableConfig>> leaseTables_; // meta "lease_tables"
+    QString changeColumns_; // the lease_change columns as changeFromQuery() reads them
+    bool tailRenewing_ = false; // meta renewals_flushed = 0: a writer counts (or counted) unwritten renewals
     bool open_ = false;
     std::unique_ptr<SqliteConnection> conn_;
     AnalysisConfig analysis_;

@@ -34,6 +34,13 @@ std::array<int, 5> countsOf(const PoolGroup& g)
     return {g.active, g.idle, g.idleInTransaction, g.waitingOnLock, g.idleHoldingAdvisory};
 }
 
+bool sameText(const std::optional<QString>& a, const std::optional<QString>& b)
+{
+    if (a.has_value() != b.has_value())
+        return false;
+    return !a || a->constData() == b->constData() || *a == *b;
+}
+
 QVariant nullableText(const std::optional<QString>& v)
 {
     return v ? QVariant(*v) : QVariant(QMetaType(QMetaType::QString));
@@ -139,6 +146,8 @@ HistoryWriter::HistoryWriter(HistoryOptions o)
         q.exec();
     };
     setMeta(QStringLiteral("kind"), QStringLiteral("store"));
+    // Until this writer closes, renewals may be counted that no row holds yet (see the reader).
+    setMeta(QStringLiteral("renewals_flushed"), QStringLiteral("0"));
     setMeta(QStringLiteral("profile"), redactDsn(opts_.profile));
     setMeta(QStringLiteral("source_dsn"), redactDsn(opts_.sourceDsn));
     setMeta(QStringLiteral("leasewatch_version"), QStringLiteral(LEASEWATCH_VERSION));
@@ -153,6 +162,20 @@ HistoryWriter::HistoryWriter(HistoryOptions o)
 
 HistoryWriter::~HistoryWriter()
 {
+    // The renewals counted since each lease's last row are written, so a store closed cleanly ends
+    // with every lease's exact last values.
+    if (open_ && conn_) {
+        QSqlDatabase db = conn_->db();
+        if (db.transaction()) {
+            QSqlQuery q(db);
+            if (checkpointRenewals(lastRefreshId_, lastServerNow_, true) &&
+                q.exec(QStringLiteral("INSERT OR REPLACE INTO meta (key, value) VALUES ('renewals_flushed', '1')")))
+                db.commit();
+            else
+                db.rollback();
+        }
+    }
+    changeInsert_.reset();
     audit_.reset();
     conn_.reset();
 }
@@ -177,9 +200,11 @@ void HistoryWriter::loadState()
     QSqlDatabase db = conn_->db();
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    q.exec(QStringLiteral("SELECT coalesce(max(id), 0) FROM refresh"));
-    if (q.next())
+    q.exec(QStringLiteral("SELECT id, at FROM refresh ORDER BY id DESC LIMIT 1"));
+    if (q.next()) {
         lastRefreshId_ = q.value(0).toLongLong();
+        lastServerNow_ = q.value(1).toDouble();
+    }
     q.exec(QStringLiteral("SELECT id, key FROM lease"));
     while (q.next())
         leaseIds_.insert(q.value(1).toString(), q.value(0).toLongLong());
@@ -196,7 +221,9 @@ void HistoryWriter::loadState()
         l.takenAt = optionalReal(q.value(3));
         l.expiresAt = optionalReal(q.value(4));
         l.state = q.value(5).toInt();
-        lastLeases_.insert(q.value(0).toString(), l);
+        l.renewing = ChangeKind(q.value(1).toInt()) == ChangeKind::Renew;
+        l.key = q.value(0).toString();
+        lastLeases_.insert_or_assign(l.key, l);
     }
     q.exec(QStringLiteral(
         "SELECT g.grouping, g.key, g.id, s.active, s.idle, s.idle_in_transaction, s.waiting_on_lock, "
@@ -309,6 +336,7 @@ bool HistoryWriter::write(const Snapshot& s)
         leaseIds_.clear();
         recordedTables_.reset();
         lastLeases_.clear();
+        byRow_.clear();
         lastGroups_.clear();
         openFindings_.clear();
         lastStateBytes_.clear();
@@ -316,11 +344,18 @@ bool HistoryWriter::write(const Snapshot& s)
         lastKeyNamesPtr_.reset();
         lastKeyNames_.clear();
         auditPending_.clear();
+        renewalQueue_.clear();
         loadState();
         return fail(why);
     }
     ++stats_.refreshes;
-    retentionStep();
+    // Both look at the oldest refreshes: every 10th refresh is soon enough, unless a step left
+    // work for the next one.
+    if (++sinceUpkeep_ >= 10 || upkeepPending_) {
+        sinceUpkeep_ = 0;
+        const bool thinned = downsampleStep();
+        upkeepPending_ = retentionStep() || thinned;
+    }
     return true;
 }
 
@@ -370,6 +405,7 @@ bool HistoryWriter::writeRefresh(const Snapshot& s)
         return fail(q.lastError().text());
     const qint64 refreshId = q.lastInsertId().toLongLong();
     lastRefreshId_ = refreshId;
+    lastServerNow_ = s.serverNow;
     if (s.ok) {
         clockMs_ = s.receivedMonotonicMs ? s.receivedMonotonicMs : 1;
         if (!s.leasesError && !recordLeases(s, refreshId))
@@ -380,52 +416,112 @@ bool HistoryWriter::writeRefresh(const Snapshot& s)
     return copyAudit();
 }
 
+bool HistoryWriter::insertChange(qint64 refreshId, double at, int kind, const LastLease& v)
+{
+    if (!changeInsert_) {
+        changeInsert_ = std::make_unique<QSqlQuery>(conn_->db());
+        changeInsert_->prepare(QStringLiteral(
+            "INSERT INTO lease_change (refresh_id, at, lease_id, kind, holder, taken_at, expires_at, state, "
+            "renewals, first_renewal_at, last_renewal_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    }
+    QSqlQuery& q = *changeInsert_;
+    q.addBindValue(refreshId);
+    q.addBindValue(at);
+    q.addBindValue(v.leaseId);
+    q.addBindValue(kind);
+    q.addBindValue(nullableText(v.holder));
+    q.addBindValue(nullableReal(v.takenAt));
+    q.addBindValue(nullableReal(v.expiresAt));
+    q.addBindValue(v.state);
+    const bool counted = v.renewals > 0;
+    q.addBindValue(counted ? QVariant(v.renewals) : QVariant(QMetaType(QMetaType::Int)));
+    q.addBindValue(counted ? QVariant(v.firstRenewalAt) : QVariant(QMetaType(QMetaType::Double)));
+    q.addBindValue(counted ? QVariant(v.lastRenewalAt) : QVariant(QMetaType(QMetaType::Double)));
+    ++stats_.leaseRows;
+    return q.exec() || fail(q.lastError().text());
+}
+
+// The renewals counted since the lease's last row, as one Renew row with the last renewal's values.
+bool HistoryWriter::flushRenewals(qint64 refreshId, double at, LastLease& l)
+{
+    if (l.renewals == 0)
+        return true;
+    if (!insertChange(refreshId, at, int(ChangeKind::Renew), l))
+        return false;
+    l.renewals = 0;
+    l.renewing = true;
+    return true;
+}
+
+// Counted renewals older than the interval are written (all of them when closing). At most a few
+// thousand rows per refresh, so that an hour's worth of leases seen at once spreads out.
+bool HistoryWriter::checkpointRenewals(qint64 refreshId, double at, bool all)
+{
+    int budget = all ? std::numeric_limits<int>::max() : 2000;
+    while (!renewalQueue_.empty() && budget > 0 &&
+           (all || renewalQueue_.front().second <= at - opts_.renewalIntervalS)) {
+        const auto [key, since] = renewalQueue_.front();
+        renewalQueue_.pop_front();
+        const auto it = lastLeases_.find(key);
+        if (it == lastLeases_.end() || it->second.renewals == 0 || it->second.firstRenewalAt != since)
+            continue; // written since (another change of the lease), or gone
+        if (!flushRenewals(refreshId, at, it->second))
+            return false;
+        --budget;
+    }
+    return true;
+}
+
 bool HistoryWriter::recordLeases(const Snapshot& s, qint64 refreshId)
 {
     // The same model the window uses judges the state (TTL inference, overdue, stale, taken over).
+    // It applies the poller's delta when it continues the model's last refresh (it checks), so a
+    // refresh skipped on the way here costs one full comparison, not a wrong record.
     Snapshot forModel = s;
     forModel.receivedMonotonicMs = clockMs_;
-    // Every row compared: a refresh skipped on the way here must not break a chain of deltas.
-    forModel.leaseDelta.reset();
     leases_.applySnapshot(forModel);
+    const double at = s.serverNow;
+    const quint64 gen = ++leaseGeneration_;
 
-    QSqlQuery q(conn_->db());
-    q.prepare(QStringLiteral("INSERT INTO lease_change (refresh_id, at, lease_id, kind, holder, taken_at, "
-                             "expires_at, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
-    auto insert = [&](qint64 lid, ChangeKind kind, const LastLease& v) {
-        q.addBindValue(refreshId);
-        q.addBindValue(s.serverNow);
-        q.addBindValue(lid);
-        q.addBindValue(int(kind));
-        q.addBindValue(nullableText(v.holder));
-        q.addBindValue(nullableReal(v.takenAt));
-        q.addBindValue(nullableReal(v.expiresAt));
-        q.addBindValue(v.state);
-        ++stats_.leaseRows;
-        return q.exec();
-    };
-
-    QSet<QString> present;
-    present.reserve(leases_.rowCount());
     for (int i = 0; i < leases_.rowCount(); ++i) {
         const LeaseModel::Entry& e = leases_.entry(i);
         if (e.track.releasedAt)
             continue; // gone from the table: recorded below as a release
-        present.insert(e.key);
+        const int state = int(leases_.stateAt(i, at));
+        // The model's rows stay in place between refreshes: the row's record from the last one,
+        // recognised by its key's very string (held by the record, so never reused), else looked up.
+        if (byRow_.size() < size_t(leases_.rowCount()))
+            byRow_.resize(size_t(leases_.rowCount()), nullptr);
+        LastLease* last = byRow_[size_t(i)];
+        if (!last || last->key.constData() != e.key.constData()) {
+            const auto found = lastLeases_.find(e.key);
+            last = found == lastLeases_.end() ? nullptr : &found->second;
+            byRow_[size_t(i)] = last;
+        }
+        if (last) {
+            last->seen = gen;
+            // Unchanged (most rows, most refreshes): the model keeps an unchanged row's strings,
+            // so the holder is the very same string and no character is compared.
+            const LeaseRow& row = e.track.row;
+            if (last->state == state && last->expiresAt == row.expiresAt && last->takenAt == row.takenAt &&
+                sameText(last->holder, row.holder))
+                continue;
+        }
         LastLease cur;
+        cur.key = e.key;
         cur.holder = e.track.row.holder;
         cur.takenAt = e.track.row.takenAt;
         cur.expiresAt = e.track.row.expiresAt;
-        cur.state = int(leases_.stateAt(i));
-        auto it = lastLeases_.find(e.key);
+        cur.state = state;
+        cur.seen = gen;
         ChangeKind kind;
-        if (it == lastLeases_.end()) {
+        if (!last) {
             kind = leasesSeen_ ? ChangeKind::Take : ChangeKind::Seen;
             cur.leaseId = leaseId(e.key, e.track.row.name);
             if (!cur.leaseId)
                 return fail(QStringLiteral("cannot intern lease %1").arg(e.key));
         } else {
-            const LastLease& old = *it;
+            LastLease& old = *last;
             cur.leaseId = old.leaseId;
             if (cur.holder != old.holder) {
                 // The rule of observeLease(): a take not earlier than the old expiry is a takeover.
@@ -434,6 +530,19 @@ bool HistoryWriter::recordLeases(const Snapshot& s, qint64 refreshId)
             } else if (cur.takenAt == old.takenAt && cur.expiresAt && old.expiresAt &&
                        *cur.expiresAt > *old.expiresAt + 1e-6) {
                 kind = ChangeKind::Renew;
+                cur.renewals = old.renewals + 1;
+                cur.firstRenewalAt = old.renewals ? old.firstRenewalAt : at;
+                cur.lastRenewalAt = at;
+                ++stats_.renewalsCounted;
+                if (cur.state == old.state && old.renewing) {
+                    // On schedule: counted, not written (the row comes with the next change or
+                    // the interval's checkpoint).
+                    if (old.renewals == 0)
+                        renewalQueue_.emplace_back(e.key, at);
+                    cur.renewing = true;
+                    old = cur;
+                    continue;
+                }
             } else if (cur.takenAt != old.takenAt || cur.expiresAt != old.expiresAt) {
                 kind = ChangeKind::Modify;
             } else if (cur.state != old.state) {
@@ -441,24 +550,38 @@ bool HistoryWriter::recordLeases(const Snapshot& s, qint64 refreshId)
             } else {
                 continue; // unchanged: costs nothing
             }
+            // Whatever the renewals counted so far said comes first, with the values they left.
+            if (kind != ChangeKind::Renew && !flushRenewals(refreshId, at, old))
+                return false;
         }
-        if (!insert(cur.leaseId, kind, cur))
-            return fail(q.lastError().text());
-        lastLeases_.insert(e.key, cur);
+        if (!insertChange(refreshId, at, int(kind), cur))
+            return false;
+        cur.renewals = 0;
+        cur.renewing = kind == ChangeKind::Renew;
+        if (last)
+            *last = std::move(cur);
+        else
+            byRow_[size_t(i)] = &lastLeases_.insert_or_assign(e.key, std::move(cur)).first->second;
     }
+    bool erased = false;
     for (auto it = lastLeases_.begin(); it != lastLeases_.end();) {
-        if (present.contains(it.key())) {
+        if (it->second.seen == gen) {
             ++it;
             continue;
         }
-        LastLease gone = *it;
+        if (!flushRenewals(refreshId, at, it->second))
+            return false;
+        LastLease gone = it->second;
         gone.state = int(LeaseState::Released);
-        if (!insert(gone.leaseId, ChangeKind::Release, gone))
-            return fail(q.lastError().text());
+        if (!insertChange(refreshId, at, int(ChangeKind::Release), gone))
+            return false;
         it = lastLeases_.erase(it);
+        erased = true;
     }
+    if (erased)
+        byRow_.clear(); // some point at erased records
     leasesSeen_ = true;
-    return true;
+    return checkpointRenewals(refreshId, at, false);
 }
 
 bool HistoryWriter::recordPool(const Snapshot& s, qint64 refreshId)
@@ -651,7 +774,7 @@ bool HistoryWriter::retentionStep()
     // Size: measured (two cheap pragmas) every few steps while under the bound, after every
     // completed cut above it. Over the bound, the oldest ~1 % of the refreshes go, and the next cut
     // waits until every table has caught up with this one (lease rows may dominate the size).
-    if (!retentionPending_ && (sizeOver_ || ++sinceSizeCheck_ >= 20)) {
+    if (!retentionPending_ && (sizeOver_ || ++sinceSizeCheck_ >= 2)) {
         sinceSizeCheck_ = 0;
         sizeOver_ = usedBytes() > opts_.maxBytes;
         if (sizeOver_)
@@ -734,6 +857,99 @@ bool HistoryWriter::retentionStep()
     while (q.next()) {
     }
     return more;
+}
+
+// Pool and cluster samples beyond the full-resolution window, thinned to about one per minute, one
+// minute-aligned chunk per step: per minute the first refresh, the ones with the most connections,
+// lock-table entries and lock waits, every failed refresh and the first good one after it; per
+// pool group and minute its largest and its last change row (the value carried into the next
+// minute). State blobs nothing refers to any more go with them. Lease changes and findings are
+// never thinned (they are changes already).
+bool HistoryWriter::downsampleStep()
+{
+    if (opts_.fullResolutionS <= 0 || lastServerNow_ <= 0)
+        return false;
+    QSqlDatabase db = conn_->db();
+    QSqlQuery q(db);
+    auto scalar = [&](const QString& sql, qint64 def = 0) {
+        return q.exec(sql) && q.next() && !q.value(0).isNull() ? q.value(0).toLongLong() : def;
+    };
+    if (downsampledTo_ < 0)
+        downsampledTo_ = std::max<qint64>(
+            0, scalar(QStringLiteral("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'downsampled_to'"),
+                      scalar(QStringLiteral("SELECT min(id) FROM refresh"), 1) - 1));
+    // Whole minutes only, so that a minute is thinned once with all its refreshes.
+    const double cutoff = std::floor((lastServerNow_ - opts_.fullResolutionS) / 60.0) * 60.0;
+    const qint64 lo = downsampledTo_;
+    const QString c = QString::number(cutoff, 'f', 3);
+    const qint64 first = scalar(QStringLiteral("SELECT min(id) FROM refresh WHERE id > %1").arg(lo));
+    if (!first)
+        return false;
+    // At most 15 minutes per step, ending on a minute boundary before the cutoff.
+    const qint64 firstMinute = scalar(QStringLiteral("SELECT CAST(at / 60 AS INTEGER) FROM refresh WHERE id = %1").arg(first));
+    const double chunkEnd = std::min(cutoff, double(firstMinute + 15) * 60.0);
+    const qint64 hi = scalar(QStringLiteral("SELECT max(id) FROM refresh WHERE id > %1 AND at < %2")
+                                 .arg(lo)
+                                 .arg(QString::number(chunkEnd, 'f', 3)));
+    if (!hi || hi <= lo)
+        return false;
+    const QString l = QString::number(lo), h = QString::number(hi);
+    const qint64 minBlob = scalar(QStringLiteral("SELECT min(state_blob) FROM refresh WHERE id > %1 AND id <= %2").arg(l, h));
+    const qint64 maxBlob = scalar(QStringLiteral("SELECT max(state_blob) FROM refresh WHERE id > %1 AND id <= %2").arg(l, h));
+    const QString in = QStringLiteral("id > %1 AND id <= %2").arg(l, h);
+    const QString keep = QStringLiteral(
+        "SELECT id FROM refresh WHERE %1 AND ok = 0 "
+        "UNION SELECT r.id FROM refresh r WHERE r.id > %2 AND r.id <= %3 AND r.ok = 1 AND "
+        "(SELECT p.ok FROM refresh p WHERE p.id < r.id ORDER BY p.id DESC LIMIT 1) = 0 "
+        "UNION SELECT min(id) FROM refresh WHERE %1 GROUP BY CAST(at / 60 AS INTEGER) "
+        "UNION SELECT refresh_id FROM (SELECT refresh_id, max(connections) FROM cluster_sample WHERE refresh_id > %2 "
+        "AND refresh_id <= %3 GROUP BY CAST(at / 60 AS INTEGER)) "
+        "UNION SELECT refresh_id FROM (SELECT refresh_id, max(lock_table_entries) FROM cluster_sample WHERE "
+        "refresh_id > %2 AND refresh_id <= %3 GROUP BY CAST(at / 60 AS INTEGER)) "
+        "UNION SELECT refresh_id FROM (SELECT refresh_id, max(waiting_on_lock) FROM cluster_sample WHERE "
+        "refresh_id > %2 AND refresh_id <= %3 GROUP BY CAST(at / 60 AS INTEGER))")
+                             .arg(in, l, h);
+    const QString groupIn = QStringLiteral("refresh_id > %1 AND refresh_id <= %2").arg(l, h);
+    const QStringList deletes = {
+        QStringLiteral("CREATE TEMP TABLE IF NOT EXISTS keep_refresh (id INTEGER PRIMARY KEY)"),
+        QStringLiteral("DELETE FROM keep_refresh"),
+        QStringLiteral("INSERT OR IGNORE INTO keep_refresh %1").arg(keep),
+        QStringLiteral("DELETE FROM cluster_sample WHERE refresh_id > %1 AND refresh_id <= %2 AND refresh_id NOT IN "
+                       "(SELECT id FROM keep_refresh)")
+            .arg(l, h),
+        QStringLiteral("DELETE FROM refresh WHERE %1 AND id NOT IN (SELECT id FROM keep_refresh)").arg(in),
+        QStringLiteral("DELETE FROM group_sample WHERE %1 AND id NOT IN (SELECT max(id) FROM group_sample WHERE %1 "
+                       "GROUP BY group_id, CAST(at / 60 AS INTEGER) UNION SELECT id FROM (SELECT id, max(active + "
+                       "idle + idle_in_transaction + waiting_on_lock + idle_holding_advisory) FROM group_sample WHERE "
+                       "%1 GROUP BY group_id, CAST(at / 60 AS INTEGER)))")
+            .arg(groupIn),
+        QStringLiteral("DELETE FROM blob WHERE kind = %1 AND id >= %2 AND id <= %3 AND id NOT IN (SELECT state_blob "
+                       "FROM refresh WHERE state_blob >= %2 AND state_blob <= %3)")
+            .arg(int(BlobKind::State))
+            .arg(minBlob)
+            .arg(maxBlob),
+        QStringLiteral("INSERT OR REPLACE INTO meta (key, value) VALUES ('downsampled_to', '%1')").arg(h),
+    };
+    if (!db.transaction())
+        return false;
+    const qint64 before = scalar(QStringLiteral("SELECT count(*) FROM refresh WHERE %1").arg(in));
+    for (const QString& sql : deletes) {
+        if (!q.exec(sql)) {
+            const QString why = q.lastError().text();
+            db.rollback();
+            return fail(why);
+        }
+        if (sql.startsWith(QLatin1String("DELETE FROM")) && !sql.startsWith(QLatin1String("DELETE FROM keep")))
+            stats_.thinnedRows += q.numRowsAffected();
+    }
+    const qint64 after = scalar(QStringLiteral("SELECT count(*) FROM refresh WHERE %1").arg(in));
+    if (!db.commit()) {
+        db.rollback();
+        return false;
+    }
+    stats_.thinnedRefreshes += before - after;
+    downsampledTo_ = hi;
+    return true;
 }
 
 // ---- HistoryRecorder ----------------------------------------------------------------------------

@@ -23,10 +23,13 @@
 #include <QThread>
 
 #include <atomic>
+#include <deque>
+#include <unordered_map>
 #include <functional>
 #include <memory>
 
 class QLockFile;
+class QSqlQuery;
 
 namespace lw {
 
@@ -45,6 +48,14 @@ struct HistoryOptions
     qint64 maxAgeMs = 7LL * 24 * 3600 * 1000;
     qint64 maxBytes = 200LL * 1024 * 1024;
     int retentionBatchRows = 500; // rows per table per retention step
+    // A renewal on schedule (same holder, later expiry, the state unchanged) is not a row: renewals
+    // are counted per lease and written as one row per lease and this interval (and before any
+    // other change of the lease, and when the writer closes).
+    double renewalIntervalS = 3600;
+    // Pool and cluster samples older than this (server time behind the newest refresh) are thinned
+    // to about one per minute: the first refresh of each minute plus the refreshes with the
+    // minute's most connections, lock-table entries and lock waits; failed refreshes all stay.
+    double fullResolutionS = 3600;
     int maxQueued = 120;          // snapshots waiting for the writer; beyond that refreshes are skipped
     // Local wall clock (ms since the epoch) for retention by age; tests inject their own.
     std::function<qint64()> wallClockMs;
@@ -87,6 +98,9 @@ public:
         qint64 groupRows = 0;
         qint64 stateBlobs = 0;
         qint64 deletedRows = 0; // by retention
+        qint64 renewalsCounted = 0; // renewals on schedule, counted instead of written
+        qint64 thinnedRefreshes = 0; // refreshes dropped by downsampling
+        qint64 thinnedRows = 0;      // rows of every table dropped by downsampling
         qint64 writeErrors = 0;
     };
     const Stats& stats() const { return stats_; }
@@ -94,10 +108,18 @@ public:
 private:
     struct LastLease
     {
+        QString key;
         qint64 leaseId = 0;
         std::optional<QString> holder;
         std::optional<double> takenAt, expiresAt;
         int state = 0;
+        // Renewals counted since the lease's last row (its values above are the last renewal's).
+        int renewals = 0;
+        double firstRenewalAt = 0, lastRenewalAt = 0;
+        // The lease's last row is a renewal: it is renewing since (a replay extrapolates from it).
+        // The first renewal after any other row is written at once, the next ones are counted.
+        bool renewing = false;
+        quint64 seen = 0; // the refresh generation that last saw it in the table
     };
     struct LastGroup
     {
@@ -110,6 +132,10 @@ private:
     bool recordPool(const Snapshot& s, qint64 refreshId);
     bool recordFindings(const Snapshot& s, qint64 refreshId);
     bool copyAudit();
+    bool insertChange(qint64 refreshId, double at, int kind, const LastLease& v);
+    bool flushRenewals(qint64 refreshId, double at, LastLease& l);
+    bool checkpointRenewals(qint64 refreshId, double at, bool all);
+    bool downsampleStep();
     void loadState();
     qint64 leaseId(const QString& key, const QString& name);
     qint64 groupId(GroupBy by, const PoolGroup& g);
@@ -134,7 +160,9 @@ private:
     DeadlockWindow deadlocks_;
     PoolHistory pool_;
     QHash<QString, qint64> leaseIds_;
-    QHash<QString, LastLease> lastLeases_;
+    // Node-based: a record's address stays put, so byRow_ can point at it.
+    std::unordered_map<QString, LastLease> lastLeases_;
+    std::vector<LastLease*> byRow_; // per row of leases_, its record (a hint, checked by key)
     QHash<QString, LastGroup> lastGroups_; // "<grouping>\x1f<key>"
     QHash<QString, qint64> openFindings_;  // finding id → row id
     QByteArray lastStateBytes_;
@@ -143,6 +171,14 @@ private:
     KeyNames lastKeyNames_;
     qint64 keyNamesBlob_ = 0;
     qint64 lastRefreshId_ = 0;
+    double lastServerNow_ = 0;
+    // Leases whose counted renewals started at this server time, oldest first (checkpoint order).
+    std::deque<std::pair<QString, double>> renewalQueue_;
+    std::unique_ptr<QSqlQuery> changeInsert_;
+    quint64 leaseGeneration_ = 0;
+    int sinceUpkeep_ = 1 << 20; // the first refresh runs the upkeep steps
+    bool upkeepPending_ = false;
+    qint64 downsampledTo_ = -1; // refreshes up to this id are thinned already (-1: not read yet)
     qint64 auditMaxId_ = 0;
     QSet<qint64> auditPending_;
     bool leasesSeen_ = false; // a lease refresh has been recorded by this writer

@@ -4,6 +4,7 @@
 #include "domain/Analysis.h"
 #include "domain/Snapshot.h"
 #include "../support/DomainRows.h"
+#include "history/HistoryWriter.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>
@@ -38,6 +39,18 @@ inline SessionRow session(int pid, const QString& app, const QString& state, con
     r.state = state;
     r.query = query.isEmpty() ? QStringLiteral("SELECT 1") : query;
     return r;
+}
+
+// A store of the tests' own: a password in the DSN (never stored), and a wall clock after every
+// synthetic refresh's time but within 7 days of it (retention by age keeps them).
+inline HistoryOptions options(const QString& path)
+{
+    HistoryOptions o;
+    o.profile = QStringLiteral("test/profile");
+    o.path = path;
+    o.sourceDsn = QStringLiteral("host=db1 dbname=app user=monitor password=s3cret");
+    o.wallClockMs = [] { return qint64(20'000'000); };
+    return o;
 }
 
 struct SnapshotSpec

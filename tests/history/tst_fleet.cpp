@@ -9,6 +9,9 @@
 #include "TestCluster.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QPushButton>
+#include <QTimer>
 #include <QDir>
 #include <QProcess>
 #include <QTableView>
@@ -91,7 +94,7 @@ private Q_SLOTS:
                 QCOMPARE(e.source, FleetEntry::Source::Recorder);
                 QCOMPARE(e.recorderPid, rec.processId());
                 QVERIFY(e.answering);
-                QVERIFY(e.critical >= 1);
+                QVERIFY(e.counts.critical >= 1);
                 QVERIFY(e.worst.contains("nightly-report"));
             } else if (e.profile == u"orders") {
                 QCOMPARE(e.source, FleetEntry::Source::Window);
@@ -131,6 +134,38 @@ private Q_SLOTS:
                     return fleet->model()->entry(r).source == FleetEntry::Source::Window;
             return false;
         }(), 5000);
+    }
+
+    // Started without a database (leasewatch from the desktop menu): the profiles dialog offers
+    // every database at a glance, and the fleet window is what opens.
+    void startedWithoutADatabaseOffersTheFleet()
+    {
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath("profiles.json"));
+        for (const char* name : {"billing", "orders"}) {
+            Profile p;
+            p.name = QString::fromLatin1(name);
+            p.dsn = QStringLiteral("host=/nonexistent dbname=%1").arg(p.name);
+            store.upsert(p);
+        }
+        QCOMPARE(store.save(), std::nullopt);
+        app::Consoles consoles(&store, nullptr);
+        consoles.setHistoryDir(dir.filePath("history"));
+        bool clicked = false;
+        QTimer::singleShot(0, [&] {
+            QWidget* dialog = QApplication::activeModalWidget();
+            QVERIFY(dialog);
+            auto* fleetButton = dialog->findChild<QPushButton*>("showFleet");
+            QVERIFY(fleetButton && fleetButton->isVisible());
+            fleetButton->click();
+            clicked = true;
+        });
+        QVERIFY(consoles.chooseAndOpen());
+        QVERIFY(clicked);
+        QCOMPARE(consoles.count(), 0); // no console: the fleet
+        ui::FleetView* fleet = consoles.showFleet();
+        QVERIFY(fleet->isVisible());
+        QCOMPARE(fleet->model()->rowCount(), 2);
     }
 };
 

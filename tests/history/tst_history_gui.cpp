@@ -3,6 +3,8 @@
 // shows one lease's history.
 #include "HistoryTestSupport.h"
 #include "Monitor.h"
+#include "PoolView.h"
+#include "charts/ChartPanel.h"
 #include "history/HistoryReader.h"
 #include "history/HistoryWriter.h"
 #include "history/LeaseTimelineModel.h"
@@ -174,6 +176,60 @@ private Q_SLOTS:
         QDir().mkpath(shots);
         view.showLease(QStringLiteral("job"));
         view.grab().save(shots + "/lease-history-strips.png");
+    }
+
+    // Two recorded hours, the first thinned to about a refresh a minute: the pool charts over
+    // "Since start" still show a burst of connections that lasted one refresh in the thinned hour
+    // (kept by the store's thinning, the pool history's per-minute peaks and the chart's own
+    // thinning to its points, which once kept the budget line's samples instead).
+    void thinnedHourStillShowsItsPeak()
+    {
+        const QString path = dir_.filePath(QStringLiteral("thinned.sqlite"));
+        const double t0 = 30000;
+        {
+            HistoryOptions o;
+            o.profile = QStringLiteral("thinned");
+            o.path = path;
+            o.wallClockMs = [] { return qint64(40'000'000); };
+            HistoryWriter w(o);
+            for (int i = 0; i < 7200; ++i) {
+                SnapshotSpec sp;
+                sp.now = t0 + i;
+                const int billing = i == 1830 ? 40 : 4; // half an hour in, for one refresh
+                for (int k = 0; k < billing; ++k)
+                    sp.sessions.push_back(session(200 + k, QStringLiteral("billing"), QStringLiteral("idle")));
+                for (int k = 0; k < 5 + i % 2; ++k)
+                    sp.sessions.push_back(session(300 + k, QStringLiteral("reports"), QStringLiteral("active")));
+                QVERIFY(w.write(makeSnapshot(sp)));
+            }
+            QVERIFY(w.stats().thinnedRefreshes > 3000);
+        }
+        HistoryReader r(path);
+        QVERIFY(r.isOpen());
+        auto m = Monitor::recorded(r.recordedConfig(), path);
+        ui::PoolView view(m.get());
+        view.resize(1200, 720);
+        const auto range = r.range();
+        QVERIFY(loadPoolHistory(r, *view.history(), range.from, range.to) > 0);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setWindow(ui::PoolView::Window::SinceStart);
+        view.showChart(ui::PoolView::BudgetTab);
+        QCoreApplication::processEvents();
+        const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+        QDir().mkpath(shots);
+        view.grab().save(shots + "/pool-thinned-since-start.png");
+        const ui::ChartPanel* chart = view.chart(ui::PoolView::BudgetTab);
+        double peak = 0, peakAt = 0;
+        const double budget = 100 - 3; // max_connections − reserved: the dashed limit line
+        for (int sIdx = 0; sIdx < chart->drawnSeriesCount(); ++sIdx)
+            for (const QPointF& p : chart->drawnPoints(sIdx))
+                if (p.y() > peak && p.y() < budget - 0.5) {
+                    peak = p.y();
+                    peakAt = p.x();
+                }
+        QVERIFY2(peak >= 40 + 5, qPrintable(QString::number(peak))); // ~10 otherwise
+        QVERIFY2(std::abs(peakAt / 1000.0 - (t0 + 1830)) < 60, qPrintable(QString::number(peakAt, 'f', 0)));
     }
 };
 

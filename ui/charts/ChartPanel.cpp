@@ -237,17 +237,23 @@ void ChartPanel::setData(ChartData data, double t0, double t1)
     auto value = [&](size_t s, size_t i) {
         return s < cd.values.size() && i < cd.values[s].size() ? cd.values[s][i] : 0.0;
     };
-    // Height of the stack and of the highest line at each sample: what thinning keeps and the axis fits.
-    std::vector<double> height(n, 0.0);
+    // Height of the stack and of the highest line at each sample: what the axis fits. Thinning keeps
+    // each bucket's highest sample of the data itself: a budget or pool-size line above the stack
+    // would otherwise make every sample as high as the next and drop a burst.
+    std::vector<double> height(n, 0.0), peak(n, 0.0);
     for (size_t i = 0; i < n; ++i) {
-        double stack = 0, line = 0;
+        double stack = 0, line = 0, limit = 0;
         for (size_t s = 0; s < ns; ++s) {
-            if (d->specs[qsizetype(s)].kind == SeriesSpec::Kind::Stacked)
+            const SeriesSpec::Kind kind = d->specs[qsizetype(s)].kind;
+            if (kind == SeriesSpec::Kind::Stacked)
                 stack += value(s, i);
-            else
+            else if (kind == SeriesSpec::Kind::Line)
                 line = std::max(line, value(s, i));
+            else
+                limit = std::max(limit, value(s, i));
         }
-        height[i] = std::max(stack, line);
+        peak[i] = std::max(stack, line);
+        height[i] = std::max(peak[i], limit);
     }
     // Thinning: one sample per bucket, the highest, plus the last one.
     std::vector<size_t> pick;
@@ -261,7 +267,7 @@ void ChartPanel::setData(ChartData data, double t0, double t1)
             const size_t from = size_t(b * per), to = std::min(n, size_t((b + 1) * per));
             size_t best = from;
             for (size_t i = from; i < to; ++i)
-                if (height[i] > height[best])
+                if (peak[i] > peak[best])
                     best = i;
             if (from < to)
                 pick.push_back(best);
