@@ -14,8 +14,11 @@
 #include <QSqlError>
 #include <QSqlQuery>
 
+#include <atomic>
 #include <cmath>
 #include <deque>
+#include <map>
+#include <queue>
 
 namespace lw {
 
@@ -335,32 +338,66 @@ struct ReplayedLease
     const LeaseChangeRow* next = nullptr;
     bool expectRenewals = true;
     bool tailRenewing = false; // renewals after the lease's last row may not be written yet
+    double renewShare = 0.25;  // of the TTL: how often the scheme renews
+    quint64 version = 0;       // bumped whenever row/next change (stale queue entries are skipped)
 
+    // The renewals the next row counted, replayed one by one evenly between its first and last.
+    bool interpolates() const
+    {
+        return next && next->kind == ChangeKind::Renew && next->renewals > 0 && next->holder == row->holder &&
+               next->expiresAt && row->expiresAt;
+    }
+    // Nothing written after this renewal yet (the recorder is counting the next ones, or was
+    // stopped without closing): the writer writes a row whenever the state changes, so a lease
+    // renewing and still held at its last row went on renewing on schedule, every `period()`.
+    bool extrapolates() const
+    {
+        const bool held = row->state == LeaseState::Held || row->state == LeaseState::ExpiringSoon ||
+                          row->state == LeaseState::TakenOver;
+        return !next && tailRenewing && row->kind == ChangeKind::Renew && held && expectRenewals &&
+               row->expiresAt && period() > 0;
+    }
+    double period() const
+    {
+        if (row->renewals > 1 && row->lastRenewalAt > row->firstRenewalAt)
+            return (row->lastRenewalAt - row->firstRenewalAt) / (row->renewals - 1);
+        return renewShare * (*row->expiresAt - row->lastRenewalAt); // renewed just then: a TTL left
+    }
+    // Renewals of the next row replayed by t (interpolation).
+    int replayedBy(double t) const
+    {
+        const int n = next->renewals;
+        if (t < next->firstRenewalAt)
+            return 0;
+        const double span = next->lastRenewalAt - next->firstRenewalAt;
+        if (n == 1 || span <= 0 || t >= next->lastRenewalAt)
+            return n;
+        return std::min(n, 1 + int(std::floor((t - next->firstRenewalAt) / (span / (n - 1)))));
+    }
     std::optional<double> expiresAt(double t) const
     {
         const std::optional<double> e0 = row->expiresAt;
-        if (!e0)
-            return e0;
-        if (next) {
-            if (next->kind != ChangeKind::Renew || next->renewals <= 0 || next->holder != row->holder ||
-                !next->expiresAt || t < next->firstRenewalAt)
-                return e0;
-            const int n = next->renewals;
-            const double span = next->lastRenewalAt - next->firstRenewalAt;
-            int i = n;
-            if (n > 1 && span > 0 && t < next->lastRenewalAt)
-                i = std::min(n, 1 + int(std::floor((t - next->firstRenewalAt) / (span / (n - 1)))));
-            return *e0 + (*next->expiresAt - *e0) * i / n;
-        }
-        // Nothing written after this renewal yet (the recorder is counting the next ones, or was
-        // stopped without closing): the writer writes a row whenever the state changes, so a lease
-        // renewing and still held at its last row went on renewing on schedule. It keeps the time
-        // it had left then.
-        const bool held = row->state == LeaseState::Held || row->state == LeaseState::ExpiringSoon ||
-                          row->state == LeaseState::TakenOver;
-        if (tailRenewing && row->kind == ChangeKind::Renew && held && expectRenewals && t > row->at)
-            return std::max(*e0, t + (*e0 - row->at));
+        if (interpolates())
+            return *e0 + (*next->expiresAt - *e0) * replayedBy(t) / next->renewals;
+        if (extrapolates() && t > row->lastRenewalAt)
+            return *e0 + period() * std::floor((t - row->lastRenewalAt) / period());
         return e0;
+    }
+    // When expiresAt() next changes after t (infinity: not before the lease's next row).
+    double nextChange(double t) const
+    {
+        constexpr double never = std::numeric_limits<double>::infinity();
+        if (interpolates()) {
+            const int i = replayedBy(t), n = next->renewals;
+            if (i >= n)
+                return never;
+            if (n == 1 || next->lastRenewalAt <= next->firstRenewalAt)
+                return next->firstRenewalAt;
+            return next->firstRenewalAt + i * (next->lastRenewalAt - next->firstRenewalAt) / (n - 1);
+        }
+        if (extrapolates())
+            return row->lastRenewalAt + period() * (std::floor(std::max(0.0, t - row->lastRenewalAt) / period()) + 1);
+        return never;
     }
 };
 } // namespace
@@ -428,21 +465,72 @@ void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bo
         for (const LeaseChangeRow* c : std::as_const(lastOf))
             lookAhead(*c);
     }
+    // How often each table's scheme renews (the recorded policy under the table's rules).
+    bool appClock = false;
+    const LeasePolicy recordedPolicy = leasePolicyFromJson(
+        QJsonDocument::fromJson(metadata().value(QStringLiteral("lease_policy")).toUtf8()).object(), &appClock);
+    auto renewShareOf = [&](const QString& key) {
+        if (!leaseTables_)
+            return recordedPolicy.renewShare;
+        const int src = leaseSourceOfKey(key, *leaseTables_);
+        if (src < 0 || src >= int(leaseTables_->size()))
+            return recordedPolicy.renewShare;
+        return policyForTable(recordedPolicy, (*leaseTables_)[size_t(src)]).renewShare;
+    };
     auto expects = [&](const QString& key) {
         if (!leaseTables_)
             return true;
         const int src = leaseSourceOfKey(key, *leaseTables_);
         return src < 0 || src >= int(leaseTables_->size()) || (*leaseTables_)[size_t(src)].expectRenewals;
     };
-    QMap<QString, ReplayedLease> leases;
+    // std::map: a lease's node stays put, so the slots below can point at it.
+    std::map<QString, ReplayedLease> leases;
+    quint64 versions = 0;
+    auto setUp = [&](const QString& key, ReplayedLease& l) {
+        l.expectRenewals = expects(key);
+        l.renewShare = renewShareOf(key);
+        l.tailRenewing = tailRenewing_;
+        l.version = ++versions;
+    };
     for (auto it = base.cbegin(); it != base.cend(); ++it) {
         ReplayedLease l;
         l.row = &*it;
         l.next = firstOf.value(it.key(), aheadOf.value(it.key()));
-        l.expectRenewals = expects(it.key());
-        l.tailRenewing = tailRenewing_;
-        leases.insert(it.key(), l);
+        setUp(it.key(), l);
+        leases.emplace(it.key(), l);
     }
+    // The leases as the last snapshot handed them out, one slot each, and what changed since: each
+    // snapshot carries a LeaseDelta against the previous one, as the poller's do, so a recorded
+    // window's models apply a replayed refresh of 100 000 leases in place (not by comparing them
+    // all). A replayed renewal is due at a known time: a queue says which leases to look at.
+    static std::atomic<quint64> replaySources{0};
+    const quint64 source = (quint64(1) << 63) | ++replaySources;
+    LeaseRows rows;
+    std::vector<ReplayedLease*> nodes;
+    std::vector<QString> keys;
+    QHash<QString, int> slotOf;
+    QSet<QString> touched; // keys with a recorded change since the last snapshot
+    struct Due
+    {
+        double at;
+        quint64 version;
+        QString key;
+        bool operator>(const Due& o) const { return at > o.at; }
+    };
+    std::priority_queue<Due, std::vector<Due>, std::greater<>> due;
+    auto schedule = [&](const QString& key, const ReplayedLease& l, double t) {
+        const double at = l.nextChange(t);
+        if (std::isfinite(at))
+            due.push({at, l.version, key});
+    };
+    quint64 lastSeq = 0;
+    auto rowAt = [&](const QString& key, const ReplayedLease& l, double t) {
+        LeaseRow row = rowOf(*l.row);
+        row.expiresAt = l.expiresAt(t);
+        if (leaseTables_)
+            row.source = leaseSourceOfKey(key, *leaseTables_);
+        return row;
+    };
     size_t ci = 0;
     qint64 cachedState = 0, cachedNames = 0;
     Snapshot stateCache;
@@ -450,28 +538,94 @@ void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bo
     for (const Refresh& r : rs) {
         for (; ci < changes.size() && changes[ci].refreshId <= r.id; ++ci) {
             const LeaseChangeRow& ch = changes[ci];
+            touched.insert(ch.key);
             if (ch.kind == ChangeKind::Release) {
-                leases.remove(ch.key);
+                leases.erase(ch.key);
                 continue;
             }
             ReplayedLease& l = leases[ch.key];
             l.row = &ch;
             l.next = nextOf[ci] ? nextOf[ci] : aheadOf.value(ch.key);
-            l.expectRenewals = expects(ch.key);
-            l.tailRenewing = tailRenewing_;
+            setUp(ch.key, l);
         }
         Snapshot s;
         if (!fillSnapshot(r, s, cachedState, stateCache, cachedNames, namesCache))
             continue;
         if (withLeases && s.ok && !s.leasesError) {
-            s.leases.reserve(size_t(leases.size()));
-            for (auto it = leases.cbegin(); it != leases.cend(); ++it) {
-                LeaseRow row = rowOf(*it->row);
-                row.expiresAt = it->expiresAt(r.at);
-                if (leaseTables_)
-                    row.source = leaseSourceOfKey(it.key(), *leaseTables_);
-                s.leases.push_back(std::move(row));
+            auto d = std::make_shared<LeaseDelta>();
+            d->source = source;
+            if (lastSeq == 0) {
+                // The first: every lease, no base (the model compares every row).
+                for (auto& [key, l] : leases) {
+                    slotOf.insert(key, int(nodes.size()));
+                    nodes.push_back(&l);
+                    keys.push_back(key);
+                    rows.push_back(rowAt(key, l, r.at));
+                    schedule(key, l, r.at);
+                }
+            } else {
+                d->baseSeq = lastSeq;
+                d->baseSize = rows.size();
+                QStringList added, look;
+                for (const QString& key : std::as_const(touched)) {
+                    const auto live = leases.find(key);
+                    const auto slot = slotOf.constFind(key);
+                    if (live == leases.end() && slot != slotOf.constEnd()) {
+                        // Gone: the last slot moves into its hole.
+                        const int hole = *slot, from = int(rows.size()) - 1;
+                        slotOf.remove(key);
+                        if (hole != from) {
+                            rows[size_t(hole)] = std::as_const(rows)[size_t(from)];
+                            nodes[size_t(hole)] = nodes[size_t(from)];
+                            keys[size_t(hole)] = keys[size_t(from)];
+                            slotOf.insert(keys[size_t(hole)], hole);
+                        }
+                        d->moves.emplace_back(hole, from); // (last, last): the last row gone
+                        rows.pop_back();
+                        nodes.pop_back();
+                        keys.pop_back();
+                    } else if (live != leases.end() && slot == slotOf.constEnd()) {
+                        added << key;
+                    } else if (live != leases.end()) {
+                        nodes[size_t(*slot)] = &live->second; // released and taken again: a new node
+                        look << key;
+                    }
+                }
+                while (!due.empty() && due.top().at <= r.at) {
+                    const Due e = due.top();
+                    due.pop();
+                    const auto live = leases.find(e.key);
+                    if (live != leases.end() && live->second.version == e.version && slotOf.contains(e.key))
+                        look << e.key;
+                }
+                std::sort(look.begin(), look.end());
+                look.erase(std::unique(look.begin(), look.end()), look.end());
+                for (const QString& key : std::as_const(look)) {
+                    const int i = slotOf.value(key);
+                    const ReplayedLease& l = *nodes[size_t(i)];
+                    const LeaseRow now = rowAt(key, l, r.at);
+                    if (!(now == std::as_const(rows)[size_t(i)])) {
+                        rows[size_t(i)] = now;
+                        d->changed.push_back(i);
+                    }
+                    schedule(key, l, r.at);
+                }
+                std::sort(d->changed.begin(), d->changed.end());
+                d->appendedFrom = rows.size();
+                added.sort();
+                for (const QString& key : std::as_const(added)) {
+                    ReplayedLease& l = leases.find(key)->second;
+                    slotOf.insert(key, int(nodes.size()));
+                    nodes.push_back(&l);
+                    keys.push_back(key);
+                    rows.push_back(rowAt(key, l, r.at));
+                    schedule(key, l, r.at);
+                }
             }
+            touched.clear();
+            s.leases = rows;
+            s.leaseDelta = std::move(d);
+            lastSeq = s.seq;
         }
         s.leaseTables = leaseTables_;
         if (!fn(s))
