@@ -157,6 +157,9 @@ private Q_SLOTS:
             QVERIFY(dialog);
             auto* fleetButton = dialog->findChild<QPushButton*>("showFleet");
             QVERIFY(fleetButton && fleetButton->isVisible());
+            const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+            QDir().mkpath(shots);
+            dialog->grab().save(shots + "/profiles-dialog-fleet.png");
             fleetButton->click();
             clicked = true;
         });
