@@ -656,7 +656,11 @@ std::vector<LeaseChangeRow> HistoryReader::leaseChanges(const QString& name, dou
     q.prepare(QStringLiteral("SELECT %1 FROM lease_change c JOIN lease l ON l.id = c.lease_id WHERE %2 c.at >= %3 "
                              "AND c.at <= %4 AND c.refresh_id <= (SELECT max(id) FROM refresh) ORDER BY c.id")
                   .arg(changeColumns_,
-                       name.isEmpty() ? QString() : QStringLiteral("l.name = ? AND"), sqlReal(t0), sqlReal(t1)));
+                       // By the lease's ids, then its rows by (lease_id, id): a store without
+                       // the name index (older ones, bundles cut by them) scans only `lease`.
+                       name.isEmpty() ? QString()
+                                      : QStringLiteral("c.lease_id IN (SELECT id FROM lease WHERE name = ?) AND"),
+                       sqlReal(t0), sqlReal(t1)));
     if (!name.isEmpty())
         q.addBindValue(name);
     q.exec();
