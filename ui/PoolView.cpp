@@ -117,6 +117,7 @@ PoolView::PoolView(Monitor* monitor, QWidget* parent)
     controls->addWidget(pause_);
     controls->addWidget(export_);
     status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("poolStatus"));
     controls->addWidget(status_, 1);
 
     // --- Groups table ---------------------------------------------------------------------------
@@ -438,8 +439,14 @@ void PoolView::updateStatus()
     const ConnectionStatus::State conn = monitor_->status().state;
     QString text, tip, style;
     if (!following_) {
-        text = tr("❚❚ paused view %1–%2 (still sampling)").arg(fmt(t0), fmt(t1));
+        text = monitor_->isRecorded() ? tr("❚❚ paused view %1–%2").arg(fmt(t0), fmt(t1))
+                                      : tr("❚❚ paused view %1–%2 (still sampling)").arg(fmt(t0), fmt(t1));
         style = QStringLiteral("color: #e65100; font-weight: bold;");
+    } else if (monitor_->isRecorded()) {
+        // A recording: nothing is sampled now, the right edge is the recorded refresh shown.
+        text = tr("◆ recorded, not live");
+        tip = tr("The charts end at the recorded refresh shown; the time bar above moves through the recording.");
+        style = QStringLiteral("color: #e65100;");
     } else if (conn == ConnectionStatus::State::Connected) {
         text = tr("● live");
         style = QStringLiteral("color: #2e7d32;");

@@ -219,6 +219,11 @@ private Q_SLOTS:
         const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
         QDir().mkpath(shots);
         view.grab().save(shots + "/pool-thinned-since-start.png");
+        // A recording's page never says it is live.
+        const auto* status = view.findChild<QLabel*>(QStringLiteral("poolStatus"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral("recorded")) && !status->text().contains(QStringLiteral("● live")),
+                 qPrintable(status->text()));
         const ui::ChartPanel* chart = view.chart(ui::PoolView::BudgetTab);
         double peak = 0, peakAt = 0;
         const double budget = 100 - 3; // max_connections − reserved: the dashed limit line
