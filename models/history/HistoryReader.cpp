@@ -122,16 +122,18 @@ HistoryReader::HistoryReader(const QString& path) : path_(path)
         if (!tables.empty())
             leaseTables_ = std::make_shared<const std::vector<LeaseTableConfig>>(std::move(tables));
     }
+    const bool counted = hasRenewalCounts(conn_->db());
     changeColumns_ = QStringLiteral("c.id, c.refresh_id, c.at, l.key, l.name, c.kind, c.holder, c.taken_at, "
                                     "c.expires_at, c.state, %1")
-                         .arg(hasRenewalCounts(conn_->db()) ? QStringLiteral("c.renewals, c.first_renewal_at, "
-                                                                             "c.last_renewal_at")
-                                                            : QStringLiteral("NULL, NULL, NULL"));
+                         .arg(counted ? QStringLiteral("c.renewals, c.first_renewal_at, c.last_renewal_at")
+                                      : QStringLiteral("NULL, NULL, NULL"));
+    const QMap<QString, QString> meta = metadata();
     // A store being written (or whose writer died) may have renewals counted that no row holds.
-    tailRenewing_ = hasRenewalCounts(conn_->db()) &&
-                    metadata().value(QStringLiteral("renewals_flushed")) == QLatin1String("0");
+    tailRenewing_ = counted && meta.value(QStringLiteral("renewals_flushed")) == QLatin1String("0");
     analysis_ = analysisConfigFromJson(
-        QJsonDocument::fromJson(metadata().value(QStringLiteral("analysis_config")).toUtf8()).object());
+        QJsonDocument::fromJson(meta.value(QStringLiteral("analysis_config")).toUtf8()).object());
+    recordedPolicy_ =
+        leasePolicyFromJson(QJsonDocument::fromJson(meta.value(QStringLiteral("lease_policy")).toUtf8()).object());
     open_ = true;
 }
 
@@ -330,6 +332,12 @@ std::optional<Snapshot> HistoryReader::snapshotAt(double t) const
 }
 
 namespace {
+// Held by someone who may be renewing it (what a replay extrapolates and looks ahead for).
+bool isHeld(LeaseState s)
+{
+    return s == LeaseState::Held || s == LeaseState::ExpiringSoon || s == LeaseState::TakenOver;
+}
+
 // A lease as a replay shows it: its latest row, and the row after it (in or after the range), whose
 // counted renewals are replayed evenly between the first and the last one.
 struct ReplayedLease
@@ -352,9 +360,7 @@ struct ReplayedLease
     // renewing and still held at its last row went on renewing on schedule, every `period()`.
     bool extrapolates() const
     {
-        const bool held = row->state == LeaseState::Held || row->state == LeaseState::ExpiringSoon ||
-                          row->state == LeaseState::TakenOver;
-        return !next && tailRenewing && row->kind == ChangeKind::Renew && held && expectRenewals &&
+        return !next && tailRenewing && row->kind == ChangeKind::Renew && isHeld(row->state) && expectRenewals &&
                row->expiresAt && period() > 0;
     }
     double period() const
@@ -444,8 +450,7 @@ void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bo
                                     "WHERE key = ?) AND x.refresh_id > ?)")
                          .arg(changeColumns_));
         auto lookAhead = [&](const LeaseChangeRow& last) {
-            const bool held = last.state == LeaseState::Held || last.state == LeaseState::ExpiringSoon ||
-                              last.state == LeaseState::TakenOver;
+            const bool held = isHeld(last.state);
             if (!held || last.kind == ChangeKind::Release || aheadOf.contains(last.key))
                 return;
             seek.addBindValue(last.key);
@@ -465,30 +470,21 @@ void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bo
         for (const LeaseChangeRow* c : std::as_const(lastOf))
             lookAhead(*c);
     }
-    // How often each table's scheme renews (the recorded policy under the table's rules).
-    bool appClock = false;
-    const LeasePolicy recordedPolicy = leasePolicyFromJson(
-        QJsonDocument::fromJson(metadata().value(QStringLiteral("lease_policy")).toUtf8()).object(), &appClock);
-    auto renewShareOf = [&](const QString& key) {
+    // Each lease's table rules: whether and how often its scheme renews (the recorded policy under
+    // the table's rules).
+    auto tableOf = [&](const QString& key) -> const LeaseTableConfig* {
         if (!leaseTables_)
-            return recordedPolicy.renewShare;
+            return nullptr;
         const int src = leaseSourceOfKey(key, *leaseTables_);
-        if (src < 0 || src >= int(leaseTables_->size()))
-            return recordedPolicy.renewShare;
-        return policyForTable(recordedPolicy, (*leaseTables_)[size_t(src)]).renewShare;
-    };
-    auto expects = [&](const QString& key) {
-        if (!leaseTables_)
-            return true;
-        const int src = leaseSourceOfKey(key, *leaseTables_);
-        return src < 0 || src >= int(leaseTables_->size()) || (*leaseTables_)[size_t(src)].expectRenewals;
+        return src >= 0 && src < int(leaseTables_->size()) ? &(*leaseTables_)[size_t(src)] : nullptr;
     };
     // std::map: a lease's node stays put, so the slots below can point at it.
     std::map<QString, ReplayedLease> leases;
     quint64 versions = 0;
     auto setUp = [&](const QString& key, ReplayedLease& l) {
-        l.expectRenewals = expects(key);
-        l.renewShare = renewShareOf(key);
+        const LeaseTableConfig* table = tableOf(key);
+        l.expectRenewals = !table || table->expectRenewals;
+        l.renewShare = table ? policyForTable(recordedPolicy_, *table).renewShare : recordedPolicy_.renewShare;
         l.tailRenewing = tailRenewing_;
         l.version = ++versions;
     };

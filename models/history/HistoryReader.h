@@ -191,6 +191,7 @@ private:
     QString error_;
     std::shared_ptr<const std::vector<LeaseTableConfig>> leaseTables_; // meta "lease_tables"
     QString changeColumns_; // the lease_change columns as changeFromQuery() reads them
+    LeasePolicy recordedPolicy_; // meta "lease_policy": how often the recorded leases renew
     bool tailRenewing_ = false; // meta renewals_flushed = 0: a writer counts (or counted) unwritten renewals
     bool open_ = false;
     std::unique_ptr<SqliteConnection> conn_;
