@@ -1,12 +1,12 @@
 // Leasewatch entry point: parses the command line before creating any QApplication, so that the
 // headless commands (snapshot, --help, --version) never need a display.
 #include "AuditLog.h"
-#include "BackgroundWork.h"
 #include "Cli.h"
 #include "Consoles.h"
 #include "Demo.h"
 #include "FleetView.h"
 #include "Headless.h"
+#include "LeaseActions.h"
 #include "MainWindow.h"
 #include "QuitOnSignals.h"
 #include "Recorder.h"
@@ -166,19 +166,8 @@ int main(int argc, char** argv)
             });
         rc = app.exec();
         // An operator action still running (a force-expire behind a row lock) finishes on its own
-        // thread, bounded by its timeouts; the windows go at once, and the process stays only until
-        // its outcome is in the audit log.
-        if (lw::backgroundWorkRunning() > 0) {
-            for (QWidget* w : QApplication::topLevelWidgets())
-                w->hide();
-            QCoreApplication::processEvents(); // the windows go now, not after the wait
-            err << "leasewatch: waiting for a running operator action to finish (its outcome goes to the "
-                   "audit log)…\n";
-            err.flush();
-            if (!lw::waitForBackgroundWork(std::chrono::seconds(15)))
-                err << "leasewatch: it did not finish; its audit record says \"sent, no answer yet\"\n";
-            QCoreApplication::sendPostedEvents(); // the queued outcomes write their audit records
-        }
+        // thread, bounded by its timeouts; the windows go at once.
+        lw::ui::finishOperatorWorkAtExit(err, std::chrono::seconds(15));
     } // the monitors' connections close before the demo cluster stops
     demo.reset();
     return rc;

@@ -5,8 +5,12 @@
 #include <QDateTime>
 #include <QSet>
 #include <QTimeZone>
+#include <QPointer>
+#include <QTimer>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace lw {
 
@@ -37,14 +41,26 @@ QString printable(const QString& s)
 
 } // namespace
 
+namespace {
+// Rows a refresh must bring to an empty model for it to be prepared on a worker thread (below, the
+// per-row work takes tens of milliseconds), and rows inserted per turn of the event loop after.
+constexpr size_t kBackgroundFillRows = 20000;
+constexpr int kFillSliceRows = 25000;
+} // namespace
+
 LeaseModel::LeaseModel(QObject* parent, MonotonicClock clock)
     : QAbstractTableModel(parent), clock_(std::move(clock))
 {
 }
 
+LeaseModel::~LeaseModel()
+{
+    fillThread_.request_stop(); // a fill still being prepared gives up within a few thousand rows
+}
+
 int LeaseModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : int(rows_.size());
+    return parent.isValid() ? 0 : int(rows_.size()) - hidden_;
 }
 
 int LeaseModel::columnCount(const QModelIndex& parent) const
@@ -76,19 +92,20 @@ LeaseState LeaseModel::stateAt(int row, double now) const
 
 void LeaseModel::setPolicy(const LeasePolicy& p)
 {
-    policy_ = p;
-    applyTables(tables_);
+    rules_.policy = p;
+    applyTables(rules_.tables);
 }
 
 void LeaseModel::applyTables(std::shared_ptr<const std::vector<LeaseTableConfig>> tables)
 {
     // Each table's scheme over the profile's policy: one rule set per table, read per row.
-    tables_ = std::move(tables);
-    policies_.clear();
+    rules_.tables = std::move(tables);
+    rules_.policies.clear();
+    ++rulesVersion_;
     QStringList names;
-    if (tables_)
-        for (const LeaseTableConfig& t : *tables_) {
-            policies_.push_back(policyForTable(policy_, t));
+    if (rules_.tables)
+        for (const LeaseTableConfig& t : *rules_.tables) {
+            rules_.policies.push_back(policyForTable(rules_.policy, t));
             names << QStringLiteral("%1 (%2)").arg(t.qualifiedName(), t.label());
         }
     tableName_ = names.join(QStringLiteral(", "));
@@ -107,12 +124,12 @@ std::vector<int> LeaseModel::rowsNamed(const QString& name) const
     return out;
 }
 
-const LeaseTableConfig* LeaseModel::tableFor(const LeaseRow& r) const
+const LeaseTableConfig* LeaseModel::Rules::tableFor(const LeaseRow& r) const
 {
-    return tables_ && r.source >= 0 && size_t(r.source) < tables_->size() ? &(*tables_)[size_t(r.source)] : nullptr;
+    return tables && r.source >= 0 && size_t(r.source) < tables->size() ? &(*tables)[size_t(r.source)] : nullptr;
 }
 
-QString LeaseModel::keyOf(const LeaseRow& r) const
+QString LeaseModel::Rules::keyOf(const LeaseRow& r) const
 {
     // The first table's rows by name; another table's name with its table: names are unique per
     // table, not across them (a ShedLock job and a lease may share one).
@@ -120,19 +137,19 @@ QString LeaseModel::keyOf(const LeaseRow& r) const
     return t ? r.name + QChar(2) + t->qualifiedName() : r.name;
 }
 
-HolderParts LeaseModel::holderOf(const LeaseRow& r) const
+HolderParts LeaseModel::Rules::holderOf(const LeaseRow& r) const
 {
     const LeaseTableConfig* t = tableFor(r);
     return splitHolder(r.holder.value_or(QString()), t ? t->holderFormat : LeaseTableConfig::HolderFormat::HostPidToken);
 }
 
-LeaseModel::Brief LeaseModel::briefOf(const Entry& e) const
+LeaseModel::Brief LeaseModel::Rules::briefOf(const Entry& e) const
 {
     Brief b;
-    b.when = leaseTimeline(e.track, policyOf(e));
-    const LeaseTableConfig* t = tableOf(e);
+    b.when = leaseTimeline(e.track, policyOf(e.track.row));
+    const LeaseTableConfig* t = tableFor(e.track.row);
     // Only a writer on the application's clock can put its taken-at in the server's future.
-    if (e.track.row.takenAt && !e.track.releasedAt && (writerClockCheck_ || (t && t->writerUsesAppClock))) {
+    if (e.track.row.takenAt && !e.track.releasedAt && (writerClockCheck || (t && t->writerUsesAppClock))) {
         b.takenAt = *e.track.row.takenAt;
         b.skew = writerClockSkew(e.track);
     }
@@ -151,9 +168,9 @@ std::array<int, kLeaseStateCount> LeaseModel::stateCounts() const
 std::vector<LeaseTableMetrics> LeaseModel::tableMetrics(double now) const
 {
     std::vector<LeaseTableMetrics> out;
-    if (!tables_)
+    if (!rules_.tables)
         return out;
-    for (const LeaseTableConfig& t : *tables_)
+    for (const LeaseTableConfig& t : *rules_.tables)
         out.push_back({t.scheme, t.qualifiedName(), {}, 0});
     for (size_t i = 0; i < rows_.size(); ++i) {
         const LeaseRow& r = rows_[i].track.row;
@@ -272,10 +289,14 @@ QStringView LeaseModel::sortText(const Entry& e, int column)
     }
 }
 
-bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity cs) const
+bool LeaseModel::clockFreeColumn(int column)
 {
-    const Entry& a = rows_[size_t(left)];
-    const Entry& b = rows_[size_t(right)];
+    return column == Name || column == Host || column == Pid || column == Token || column == TakenAt ||
+           column == ExpiresIn;
+}
+
+bool LeaseModel::lessClockFree(const Entry& a, const Entry& b, int column, Qt::CaseSensitivity cs)
+{
     // The keys sortValue() gives, less the server time where it cancels out (a - now < b - now):
     // a sort makes millions of comparisons, and a clock reading each would triple a name sort's time.
     auto taken = [](const Entry& e) { return e.track.row.takenAt.value_or(-1e300); };
@@ -286,6 +307,20 @@ bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity c
         return pid(a) < pid(b);
     case TakenAt:
         return taken(a) < taken(b);
+    case ExpiresIn:
+        return expires(a) < expires(b);
+    default:
+        return sortText(a, column).compare(sortText(b, column), cs) < 0;
+    }
+}
+
+bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity cs) const
+{
+    const Entry& a = rows_[size_t(left)];
+    const Entry& b = rows_[size_t(right)];
+    if (clockFreeColumn(column))
+        return lessClockFree(a, b, column, cs);
+    switch (column) {
     case HeldFor: {
         if (!a.track.releasedAt && !b.track.releasedAt && !policyOf(a).expiryFrees &&
             !policyOf(b).expiryFrees) // both held: now cancels
@@ -298,8 +333,6 @@ bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity c
         };
         return held(a) < held(b);
     }
-    case ExpiresIn:
-        return expires(a) < expires(b);
     case State: {
         const double now = serverNowEstimate();
         return leaseStateSeverity(stateAt(left, now)) < leaseStateSeverity(stateAt(right, now));
@@ -310,7 +343,7 @@ bool LeaseModel::lessThan(int left, int right, int column, Qt::CaseSensitivity c
         return (ta ? ta->label() : QString()).compare(tb ? tb->label() : QString(), cs) < 0;
     }
     default:
-        return sortText(a, column).compare(sortText(b, column), cs) < 0;
+        return false;
     }
 }
 
@@ -326,7 +359,7 @@ bool LeaseModel::matchesFilter(int row, const QString& text, Qt::CaseSensitivity
 
 QVariant LeaseModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= int(rows_.size()))
+    if (!index.isValid() || index.row() >= rowCount())
         return {};
     const Entry& e = rows_[size_t(index.row())];
     const double now = serverNowEstimate();
@@ -413,14 +446,14 @@ void LeaseModel::setLive(bool live)
     if (live_ == live)
         return;
     live_ = live;
-    if (!rows_.empty())
+    if (rowCount() > 0)
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
     Q_EMIT summaryChanged();
 }
 
 void LeaseModel::tick()
 {
-    if (rows_.empty()) {
+    if (rowCount() == 0) {
         Q_EMIT summaryChanged();
         return;
     }
@@ -431,14 +464,15 @@ void LeaseModel::tick()
     Q_EMIT dataChanged(index(0, HeldFor), index(rowCount() - 1, ExpiresIn),
                        {Qt::DisplayRole, Qt::ForegroundRole, SecondsLeftRole});
     const double now = serverNowEstimate();
-    tickStates_.resize(rows_.size(), -1);
+    const int shown = rowCount();
+    tickStates_.resize(size_t(shown), -1);
     int lo = -1, hi = -1;
     auto flush = [&] {
         if (lo >= 0)
             Q_EMIT dataChanged(index(lo, 0), index(hi, ColumnCount - 1));
         lo = hi = -1;
     };
-    for (int i = 0; i < int(rows_.size()); ++i) {
+    for (int i = 0; i < shown; ++i) {
         const auto st = qint8(brief_[size_t(i)].when.at(now));
         if (tickStates_[size_t(i)] == st)
             continue;
@@ -456,6 +490,7 @@ void LeaseModel::tick()
 
 void LeaseModel::applySnapshot(const Snapshot& s)
 {
+    finishFill();
     if (!s.ok) {
         setLive(false);
         return;
@@ -476,7 +511,7 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     // tables on the same connection; otherwise they merely became visible (a table found, a GRANT,
     // a reconfigure) and are first sightings: no take time, no writer clock to infer from them.
     bool continuous = !first && s.generation == lastGen_ && lastReadAll_;
-    if (s.leaseTables && (!tables_ || *tables_ != *s.leaseTables)) {
+    if (s.leaseTables && (!rules_.tables || *rules_.tables != *s.leaseTables)) {
         applyTables(s.leaseTables);
         continuous = false;
     }
@@ -486,8 +521,17 @@ void LeaseModel::applySnapshot(const Snapshot& s)
         // The table is unreadable this time: keep the rows, but they are not current.
         live_ = false;
         deltaSource_ = 0;
-        if (!rows_.empty())
+        if (rowCount() > 0)
             Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        Q_EMIT summaryChanged();
+        return;
+    }
+
+    if (fillInBackground_ && rows_.empty() && s.leases.size() >= kBackgroundFillRows) {
+        startFill(s, continuous ? Sighting::NewRow : Sighting::FirstRefresh);
+        deltaSource_ = s.leaseDelta ? s.leaseDelta->source : 0;
+        lastSeq_ = s.seq;
+        lastGen_ = s.generation;
         Q_EMIT summaryChanged();
         return;
     }
@@ -513,7 +557,7 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     if (releasedCount_ > 0)
         for (int i = 0; i < int(rows_.size()); ++i) {
             const auto& rel = rows_[size_t(i)].track.releasedAt;
-            if (rel && s.serverNow - *rel > policy_.releasedLingerS)
+            if (rel && s.serverNow - *rel > rules_.policy.releasedLingerS)
                 toRemove.push_back(i);
         }
     for (int j = int(toRemove.size()) - 1; j >= 0;) {
@@ -547,6 +591,9 @@ void LeaseModel::applySnapshot(const Snapshot& s)
 
     if (!u.added.empty()) {
         const int start = int(rows_.size());
+        rows_.reserve(rows_.size() + u.added.size());
+        brief_.reserve(rows_.capacity());
+        staleFrom_.reserve(rows_.capacity());
         for (int& r : snapRow_)
             if (r < 0)
                 r = start + (-r - 1); // the n-th added row
@@ -673,6 +720,130 @@ void LeaseModel::applyFull(const Snapshot& s, bool first, Update& u)
     for (int i = 0; i < int(rows_.size()); ++i)
         if (!seen[size_t(i)])
             observeGone(i, u);
+}
+
+void LeaseModel::prepareFill(Fill& f, const LeaseRows& leases, const Rules& rules, Sighting sighting, double now,
+                             double prevNow, FillOrder order, const std::stop_token& stop)
+{
+    // What applyFull does for an empty model, on a copy of the rules: every row new, keys made
+    // unique per snapshot the same way (the n-th row with one name gets name + U+0001 + n).
+    const size_t n = leases.size();
+    std::vector<Entry> made(n);
+    QHash<QString, int> index; // key -> snapshot row, for now
+    index.reserve(qsizetype(n));
+    QHash<QString, int> duplicates;
+    for (size_t k = 0; k < n; ++k) {
+        if ((k & 4095) == 0 && stop.stop_requested())
+            return;
+        const LeaseRow& row = leases[k];
+        const QString base = rules.keyOf(row);
+        QString key = base;
+        if (index.contains(key)) {
+            int& c = duplicates[base];
+            c = std::max(c, 1);
+            do
+                key = base + QChar(1) + QString::number(++c);
+            while (index.contains(key));
+        }
+        index.insert(key, int(k));
+        Entry& e = made[k];
+        e.key = key;
+        observeLease(e.track, row, now, prevNow, sighting);
+        e.holder = rules.holderOf(row);
+    }
+    // In the sorted view's order (stable, as the view's own sort), so that each slice inserted
+    // lands at its end; a column that needs the clock stays in the table's order.
+    std::vector<int> order_(n);
+    std::iota(order_.begin(), order_.end(), 0);
+    if (clockFreeColumn(order.column)) {
+        const bool desc = order.order == Qt::DescendingOrder;
+        std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
+            return desc ? lessClockFree(made[size_t(b)], made[size_t(a)], order.column, order.cs)
+                        : lessClockFree(made[size_t(a)], made[size_t(b)], order.column, order.cs);
+        });
+    }
+    if (stop.stop_requested())
+        return;
+    f.rows.reserve(n);
+    f.brief.reserve(n);
+    f.snapRow.assign(n, -1);
+    for (size_t i = 0; i < n; ++i) {
+        const int k = order_[i];
+        f.snapRow[size_t(k)] = int(i);
+        f.rows.push_back(std::move(made[size_t(k)]));
+        f.brief.push_back(rules.briefOf(f.rows.back()));
+    }
+    for (auto it = index.begin(); it != index.end(); ++it)
+        it.value() = f.snapRow[size_t(it.value())];
+    f.index = std::move(index);
+}
+
+void LeaseModel::startFill(const Snapshot& s, Sighting sighting)
+{
+    fill_ = std::make_unique<Fill>();
+    fill_->rulesVersion = rulesVersion_;
+    filling_ = true;
+    fillRows_ = int(s.leases.size());
+    QPointer<LeaseModel> self(this);
+    fillThread_ = std::jthread([self, f = fill_.get(), leases = s.leases, rules = rules_, sighting, now = serverNow_,
+                                prevNow = prevServerNow_, order = fillOrder_](std::stop_token stop) {
+        prepareFill(*f, leases, rules, sighting, now, prevNow, order, stop);
+        if (!stop.stop_requested())
+            // Posted to the model's thread; a model gone by then took the event with it (its
+            // destructor asked this thread to stop and joined it first).
+            QMetaObject::invokeMethod(self.data(), &LeaseModel::takeFill, Qt::QueuedConnection);
+    });
+}
+
+void LeaseModel::takeFill()
+{
+    if (!filling_)
+        return; // finishFill() took it already
+    if (fillThread_.joinable())
+        fillThread_.join(); // it has posted this call: it is done, or about to return
+    filling_ = false;
+    Fill f = std::move(*fill_);
+    fill_.reset();
+    rows_ = std::move(f.rows);
+    brief_ = std::move(f.brief);
+    snapRow_ = std::move(f.snapRow);
+    index_ = std::move(f.index);
+    staleFrom_.resize(brief_.size());
+    for (size_t i = 0; i < brief_.size(); ++i)
+        staleFrom_[i] = staleFrom(brief_[i]);
+    if (f.rulesVersion != rulesVersion_) // the policy or the tables changed while it was prepared
+        for (int i = 0; i < int(rows_.size()); ++i)
+            retime(i);
+    hidden_ = int(rows_.size());
+    insertNextSlice();
+}
+
+void LeaseModel::insertNextSlice()
+{
+    if (hidden_ == 0)
+        return;
+    const int first = rowCount();
+    const int count = std::min(hidden_, kFillSliceRows);
+    beginInsertRows({}, first, first + count - 1);
+    hidden_ -= count;
+    endInsertRows();
+    if (hidden_ > 0)
+        QTimer::singleShot(0, this, &LeaseModel::insertNextSlice);
+    Q_EMIT summaryChanged();
+    if (hidden_ == 0)
+        Q_EMIT filled();
+}
+
+void LeaseModel::finishFill()
+{
+    if (filling_)
+        takeFill(); // waits for the worker; the takeFill() it posts then finds nothing to do
+    if (hidden_ > 0) {
+        beginInsertRows({}, rowCount(), int(rows_.size()) - 1);
+        hidden_ = 0;
+        endInsertRows();
+        Q_EMIT filled();
+    }
 }
 
 } // namespace lw

@@ -13,6 +13,8 @@
 #include <array>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <thread>
 #include <vector>
 
 namespace lw {
@@ -32,6 +34,7 @@ public:
 
     using MonotonicClock = std::function<qint64()>;
     explicit LeaseModel(QObject* parent = nullptr, MonotonicClock clock = monotonicMs);
+    ~LeaseModel() override;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -39,8 +42,23 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
     void setPolicy(const LeasePolicy& p);
-    const LeasePolicy& policy() const { return policy_; }
-    void setWriterUsesAppClock(bool on) { writerClockCheck_ = on; }
+    const LeasePolicy& policy() const { return rules_.policy; }
+    void setWriterUsesAppClock(bool on) { rules_.writerClockCheck = on; }
+
+    // A refresh that brings many leases to an empty model (the first read of a 1 000 000-row
+    // table: seconds of per-row work) is prepared on a worker thread, and its rows then appear in
+    // slices, so that the window never stops answering. Off by default: the history writer and
+    // the recorded window apply every refresh at once. While rows are loading, applySnapshot must
+    // not be called (Monitor holds refreshes back until filled()); if it is, it waits for them.
+    void setFillInBackground(bool on) { fillInBackground_ = on; }
+    // Rows read but not yet in the model (being prepared, or still to be inserted); 0 when all are.
+    int rowsLoading() const { return filling_ ? fillRows_ : hidden_; }
+    // The order a background fill inserts its rows in, the sorted view's: each slice then lands at
+    // the view's end instead of being merged into a million rows. LeaseSortFilterProxy sets it.
+    void setFillOrder(int column, Qt::SortOrder order, Qt::CaseSensitivity cs)
+    {
+        fillOrder_ = {column, order, cs};
+    }
 
     // Server time now, estimated: the last refresh's now() plus monotonic time since it arrived.
     double serverNowEstimate() const;
@@ -56,7 +74,7 @@ public:
     // table found is not read.
     const QString& tableName() const { return tableName_; }
     const QStringList& tablesFound() const { return tablesFound_; }
-    int tableCount() const { return tables_ ? int(tables_->size()) : 0; }
+    int tableCount() const { return rules_.tables ? int(rules_.tables->size()) : 0; }
     // The table a row comes from (its scheme's rules and words), or null.
     const LeaseTableConfig* tableAt(int row) const { return tableOf(rows_[size_t(row)]); }
     // The rules a row is judged by: the profile's policy with its table's scheme.
@@ -105,6 +123,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void summaryChanged();
+    // A background fill is complete: every row of its refresh is in the model.
+    void filled();
 
 private:
     QString display(const Entry& e, int column, double now) const;
@@ -127,15 +147,14 @@ private:
     }
     void rebuildIndex();
     void applyTables(std::shared_ptr<const std::vector<LeaseTableConfig>> tables);
-    const LeaseTableConfig* tableFor(const LeaseRow& r) const; // null: no table known for its source
-    const LeaseTableConfig* tableOf(const Entry& e) const { return tableFor(e.track.row); }
-    const LeasePolicy& policyOf(const Entry& e) const
-    {
-        const int s = e.track.row.source;
-        return s >= 0 && size_t(s) < policies_.size() ? policies_[size_t(s)] : policy_;
-    }
-    QString keyOf(const LeaseRow& r) const;
-    HolderParts holderOf(const LeaseRow& r) const;
+    const LeaseTableConfig* tableFor(const LeaseRow& r) const { return rules_.tableFor(r); }
+    const LeaseTableConfig* tableOf(const Entry& e) const { return rules_.tableFor(e.track.row); }
+    const LeasePolicy& policyOf(const Entry& e) const { return rules_.policyOf(e.track.row); }
+    QString keyOf(const LeaseRow& r) const { return rules_.keyOf(r); }
+    HolderParts holderOf(const LeaseRow& r) const { return rules_.holderOf(r); }
+    // The order of the columns that need no clock (now cancels out of a − now < b − now).
+    static bool clockFreeColumn(int column);
+    static bool lessClockFree(const Entry& a, const Entry& b, int column, Qt::CaseSensitivity cs);
 
     struct Update
     {
@@ -159,7 +178,7 @@ private:
         double takenAt = -std::numeric_limits<double>::infinity();
         double skew = 0; // writerClockSkew() of an application-clock writer
     };
-    Brief briefOf(const Entry& e) const;
+    Brief briefOf(const Entry& e) const { return rules_.briefOf(e); }
     void retime(int row)
     {
         brief_[size_t(row)] = briefOf(rows_[size_t(row)]);
@@ -169,6 +188,54 @@ private:
     {
         return b.when.timed && !b.when.expiryFrees ? b.when.expiresAt : std::numeric_limits<double>::infinity();
     }
+    // What a row's key, holder split and timeline depend on, as a value: a background fill works
+    // on its own copy while the window goes on.
+    struct Rules
+    {
+        LeasePolicy policy;                // the profile's
+        std::vector<LeasePolicy> policies; // per table: the profile's with the table's scheme
+        std::shared_ptr<const std::vector<LeaseTableConfig>> tables;
+        bool writerClockCheck = false;
+        const LeaseTableConfig* tableFor(const LeaseRow& r) const; // null: no table known for its source
+        const LeasePolicy& policyOf(const LeaseRow& r) const
+        {
+            return r.source >= 0 && size_t(r.source) < policies.size() ? policies[size_t(r.source)] : policy;
+        }
+        QString keyOf(const LeaseRow& r) const;
+        HolderParts holderOf(const LeaseRow& r) const;
+        Brief briefOf(const Entry& e) const;
+    };
+    Rules rules_;
+    quint64 rulesVersion_ = 0; // bumped by applyTables: a fill prepared under older rules is retimed
+
+    // A background fill: prepared on fillThread_, taken in by takeFill() on the model's thread.
+    struct Fill
+    {
+        std::vector<Entry> rows;
+        std::vector<Brief> brief;
+        std::vector<int> snapRow;
+        QHash<QString, int> index;
+        quint64 rulesVersion = 0;
+    };
+    struct FillOrder
+    {
+        int column = -1;
+        Qt::SortOrder order = Qt::AscendingOrder;
+        Qt::CaseSensitivity cs = Qt::CaseSensitive;
+    };
+    static void prepareFill(Fill& f, const LeaseRows& leases, const Rules& rules, Sighting sighting, double now,
+                            double prevNow, FillOrder order, const std::stop_token& stop);
+    void startFill(const Snapshot& s, Sighting sighting);
+    void takeFill();        // the prepared rows into the model, then the first slice
+    void insertNextSlice(); // the next hidden rows shown; filled() after the last
+    void finishFill();      // everything in at once (applySnapshot while loading)
+    bool fillInBackground_ = false;
+    bool filling_ = false;
+    int fillRows_ = 0;
+    int hidden_ = 0; // rows at the end of rows_ not yet inserted (rowCount() leaves them out)
+    FillOrder fillOrder_;
+    std::unique_ptr<Fill> fill_;
+
     std::vector<Brief> brief_;
     std::vector<double> staleFrom_; // per row: brief_'s Stale instant (+inf: never), read on its own
     std::vector<int> snapRow_; // model row of each row of the last snapshot's leases
@@ -176,9 +243,6 @@ private:
     int releasedCount_ = 0;
     std::vector<qint8> tickStates_; // state of each row at the last tick
     QHash<QString, int> index_;
-    LeasePolicy policy_;                       // the profile's
-    std::vector<LeasePolicy> policies_;        // per table: the profile's with the table's scheme
-    std::shared_ptr<const std::vector<LeaseTableConfig>> tables_;
     QStringList tablesFound_;
     MonotonicClock clock_;
     double serverNow_ = 0;
@@ -189,8 +253,8 @@ private:
     QString tableProblem_;
     QString tableNote_;
     QString tableName_;
-    bool writerClockCheck_ = false;
     bool lastReadAll_ = false; // the previous refresh read every lease table
+    std::jthread fillThread_;  // last: joined (after a stop request) before anything it fills goes
 };
 
 } // namespace lw

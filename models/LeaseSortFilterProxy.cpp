@@ -23,6 +23,12 @@ void LeaseSortFilterProxy::setFilterText(const QString& text)
     invalidateFilter();
 }
 
+void LeaseSortFilterProxy::sort(int column, Qt::SortOrder order)
+{
+    leases_->setFillOrder(column, order, sortCaseSensitivity());
+    QSortFilterProxyModel::sort(column, order);
+}
+
 bool LeaseSortFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
 {
     if (isSortLocaleAware() || sortRole() != LeaseModel::SortRole)

@@ -17,6 +17,8 @@ public:
     // Rows whose name or holder contains `text` (case-insensitive); empty shows every row.
     void setFilterText(const QString& text);
     QString filterText() const { return filterText_; }
+    // Also tells the model the order to load a large first refresh in (LeaseModel::setFillOrder).
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 protected:
     bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;

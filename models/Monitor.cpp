@@ -16,6 +16,7 @@ Monitor::Monitor(PollerConfig cfg, QObject* parent)
     ticker_->setInterval(500);
     connect(ticker_, &QTimer::timeout, &leases_, &LeaseModel::tick);
     connect(ticker_, &QTimer::timeout, this, &Monitor::updateOutage);
+    connect(&leases_, &LeaseModel::filled, this, &Monitor::onLeasesFilled);
     thread_.setObjectName(QStringLiteral("leasewatch-poller"));
 }
 
@@ -60,6 +61,7 @@ void Monitor::start()
 {
     if (recorded_)
         return; // nothing to poll
+    leases_.setFillInBackground(true);
     startWorker();
     ticker_->start();
 }
@@ -101,6 +103,10 @@ void Monitor::onSnapshot(const Snapshot& s)
 {
     if (s.generation != generation_)
         return; // from a worker of an older configuration
+    if (leases_.rowsLoading() > 0) {
+        deferred_ = s; // the models move together: this one goes in once every lease is
+        return;
+    }
     last_ = s;
     refreshedOk_ = refreshedOk_ || s.ok;
     leases_.applySnapshot(s);
@@ -120,6 +126,27 @@ void Monitor::onSnapshot(const Snapshot& s)
     }
     Q_EMIT refreshed(s);
     updateOutage();
+}
+
+void Monitor::onLeasesFilled()
+{
+    // The refresh that brought the rows had no lease findings yet: now it has.
+    if (last_.ok) {
+        ownFindings_ = collectFindings(last_, leases_, &deadlocks_);
+        publishFindings();
+    }
+    Q_EMIT leasesFilled();
+    // Not from within the model's signal: onSnapshot() applies to the model again.
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            if (!deferred_)
+                return;
+            const Snapshot s = std::move(*deferred_);
+            deferred_.reset();
+            onSnapshot(s);
+        },
+        Qt::QueuedConnection);
 }
 
 void Monitor::setExternalFindings(const QString& source, std::vector<Finding> findings)

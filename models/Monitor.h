@@ -70,10 +70,14 @@ Q_SIGNALS:
     void statusChanged(const lw::ConnectionStatus& st);
     // Twice a second while the server is not answering (its duration moves), and once when it answers.
     void outageChanged();
+    // A large first read of the leases is in the model (LeaseModel::filled) and the findings now
+    // include the leases'.
+    void leasesFilled();
 
 private:
     void onSnapshot(const Snapshot& s);
     void onStatus(const ConnectionStatus& st);
+    void onLeasesFilled();
     void publishFindings();
     void updateOutage(); // the outage card and the "as of" mark, on each status and tick
     void startWorker();
@@ -91,6 +95,7 @@ private:
     std::map<QString, std::vector<Finding>> external_;    // by source
     DeadlockWindow deadlocks_;
     Snapshot last_;
+    std::optional<Snapshot> deferred_; // the newest refresh that came while the leases were loading
     bool refreshedOk_ = false;
     double lastGoodServerNow_ = 0; // server time of the last good refresh
     QDateTime lastGoodWall_;       // … and when it arrived (local wall time)

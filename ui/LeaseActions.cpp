@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTextStream>
 
 namespace lw::ui {
 
@@ -274,6 +275,22 @@ void LeaseActions::createAuditTable()
         });
     });
     ask->open();
+}
+
+bool finishOperatorWorkAtExit(QTextStream& err, std::chrono::milliseconds timeout)
+{
+    if (backgroundWorkRunning() == 0)
+        return true;
+    for (QWidget* w : QApplication::topLevelWidgets())
+        w->hide();
+    QCoreApplication::processEvents(); // the windows go now, not after the wait
+    err << "leasewatch: waiting for a running operator action to finish (its outcome goes to the audit log)…\n";
+    err.flush();
+    const bool finished = waitForBackgroundWork(timeout);
+    if (!finished)
+        err << "leasewatch: it did not finish; its audit record says \"sent, no answer yet\"\n";
+    QCoreApplication::sendPostedEvents(); // the queued outcomes write their audit records
+    return finished;
 }
 
 } // namespace lw::ui

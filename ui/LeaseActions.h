@@ -9,6 +9,9 @@
 #include <QObject>
 #include <QPointer>
 
+#include <chrono>
+
+class QTextStream;
 
 class QAction;
 class QLabel;
@@ -71,5 +74,11 @@ private:
     bool running_ = false;
     std::optional<LeaseTableConfig> pendingTable_; // the table of the leases in the open dialog
 };
+
+// Quitting while an operator action runs (a force-expire behind a row lock, a cancel): every
+// window goes at once, and the process stays only until the action's outcome is in the audit
+// log, at most `timeout` (the action's own timeouts end it sooner). Says so on `err`. False when it
+// did not finish in time (its audit record then says "sent, no answer yet").
+bool finishOperatorWorkAtExit(QTextStream& err, std::chrono::milliseconds timeout);
 
 } // namespace lw::ui

@@ -104,6 +104,10 @@ void LeasesView::updateSummary()
                                                                               : tr("%1 leases").arg(model_->rowCount()))
                          : tr("<b>Leases</b> — <span style='color:#9e9e9e'>%1</span>")
                                .arg(model_->hasData() ? tr("not read") : tr("nothing read yet"));
+    // A large first read fills the page in the background (LeaseModel::rowsLoading).
+    if (const int loading = model_->rowsLoading(); loading > 0)
+        text = model_->rowCount() == 0 ? tr("<b>Reading %1 leases…</b>").arg(loading)
+                                       : text + tr(" <span style='color:#757575'>(%1 more loading)</span>").arg(loading);
     if (!parts.isEmpty())
         text += QStringLiteral(" — ") + parts.join(QStringLiteral(" · "));
     if (!model_->tableName().isEmpty() && note.isEmpty())

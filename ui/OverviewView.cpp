@@ -163,6 +163,7 @@ OverviewView::OverviewView(Monitor* monitor, QWidget* parent) : QWidget(parent),
     lay->addLayout(bottom);
 
     connect(monitor_, &Monitor::refreshed, this, &OverviewView::refresh);
+    connect(monitor_, &Monitor::leasesFilled, this, &OverviewView::refresh);
     connect(monitor_, &Monitor::statusChanged, this, &OverviewView::refresh);
     connect(monitor_, &Monitor::outageChanged, this, &OverviewView::refresh);
     refresh();
@@ -184,6 +185,9 @@ QString OverviewView::shortStatus() const
         return tr("reconnecting");
     if (!monitor_->lastSnapshot().ok)
         return tr("refresh failed");
+    // A large first read of the leases is still going in: their findings are not known yet.
+    if (f->rowCount() == 0 && monitor_->leases()->rowsLoading() > 0)
+        return tr("reading the leases");
     if (f->rowCount() == 0) // a recording is not live: it had nothing then, which is not "all clear" now
         return monitor_->isRecorded() ? tr("recorded: no finding") : tr("all clear");
     // The worst, as the list shows it first (the model keeps its rows in arrival order).
@@ -233,6 +237,10 @@ void OverviewView::refresh()
                    .arg(monitor_->lastSnapshot().error.toDisplayString().toHtmlEscaped());
     } else if (!monitor_->lastSnapshot().ok) {
         text = tr("<span style='font-size:15pt'>Connecting…</span>");
+    } else if (f->rowCount() == 0 && monitor_->leases()->rowsLoading() > 0) {
+        // Never "all clear" about leases not yet judged: a large first read is still going in.
+        text = tr("<span style='font-size:15pt'>Reading the leases…</span> — a large table: their findings follow "
+                  "once every row is in (the Leases page counts them in). The window answers meanwhile.");
     } else if (f->rowCount() == 0) {
         // Never claim leases the console did not see: without a lease table it says so.
         text = monitor_->leases()->tableNote().isEmpty()

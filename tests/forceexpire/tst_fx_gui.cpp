@@ -22,6 +22,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTextStream>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -233,6 +234,65 @@ private Q_SLOTS:
         QCOMPARE(db.value("SELECT (expires_at > now() - interval '10 s')::text FROM leases"),
                  QString::fromLatin1(rec.outcomeKey == "expired" ? "true" : "false"));
         QVERIFY(waitForBackgroundWork(std::chrono::seconds(10)));
+    }
+
+    // Quitting the application (what main() does after its event loop returns) while a
+    // force-expire waits behind an ACCESS EXCLUSIVE lock: the window goes before any waiting, the
+    // wait is bounded by the action's own lock_timeout, and its outcome reaches the audit log.
+    void quittingDuringALockedForceExpireRecordsItsOutcome()
+    {
+        test::TestDatabase db("fx_quit");
+        db.exec(kLeasesDdl);
+        db.exec("INSERT INTO leases VALUES ('stale-job', 'crashed-host:4242:dead', now() - interval '2 min', "
+                "now() - interval '30 s')");
+        QTemporaryDir dir;
+        AuditLog audit(dir.filePath("audit.sqlite"));
+        Monitor monitor(monitorConfig(db.dsn(), true));
+        ui::LeasesView view(monitor.leases());
+        ui::LeaseActions actions(&view, &monitor, &audit);
+        view.resize(900, 300);
+        view.show();
+        monitor.start();
+        QTRY_COMPARE_WITH_TIMEOUT(view.table()->model()->rowCount(), 1, 10000);
+
+        pg::ConnPtr locker(PQconnectdb(db.dsn().toUtf8().constData()));
+        QCOMPARE(PQstatus(locker.get()), CONNECTION_OK);
+        pg::ResultPtr r(PQexec(locker.get(), "BEGIN"));
+        r.reset(PQexec(locker.get(), "LOCK TABLE leases IN ACCESS EXCLUSIVE MODE"));
+        QCOMPARE(PQresultStatus(r.get()), PGRES_COMMAND_OK);
+
+        view.table()->selectRow(0);
+        actions.forceExpireAction()->trigger();
+        QTRY_VERIFY(actions.dialog() && actions.dialog()->isVisible());
+        QTest::mouseClick(actions.dialog()->confirmButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                           "'leasewatch-operator' AND wait_event_type = 'Lock'"),
+                                  QStringLiteral("1"), 5000);
+
+        // The window is hidden before the wait: when it goes, the action is still running.
+        struct HideWatch : QObject
+        {
+            bool hiddenWhileRunning = false;
+            bool eventFilter(QObject*, QEvent* e) override
+            {
+                if (e->type() == QEvent::Hide)
+                    hiddenWhileRunning = backgroundWorkRunning() > 0;
+                return false;
+            }
+        } watch;
+        view.installEventFilter(&watch);
+        QString said;
+        QTextStream err(&said);
+        const bool finished = ui::finishOperatorWorkAtExit(err, std::chrono::seconds(15));
+        QVERIFY(finished);
+        QVERIFY(watch.hiddenWhileRunning);
+        QVERIFY(!view.isVisible());
+        QVERIFY(!said.isEmpty()); // it told the terminal why it stays
+        QVERIFY(!audit.records().empty());
+        const AuditRecord rec = audit.records().front();
+        QCOMPARE(rec.outcomeKey, QStringLiteral("lock_timeout")); // the lock is still held
+        r.reset(PQexec(locker.get(), "ROLLBACK"));
+        QCOMPARE(db.value("SELECT (expires_at < now() - interval '10 s')::text FROM leases"), QStringLiteral("true"));
     }
 
     // A writer on the application's clock 30 s behind the server takes a 20 s lease: by the

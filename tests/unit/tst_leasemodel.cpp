@@ -462,6 +462,100 @@ private Q_SLOTS:
         reference.setFilterFixedString({});
         QCOMPARE(keys(typed), keys(reference));
     }
+
+    // Issue 26 point 5: a first read of many leases is prepared off the model's thread and goes in
+    // in slices, in the sorted view's order; what the view shows at the end is what a model that
+    // took the refresh at once shows, and later refreshes apply as usual.
+    void largeFirstReadFillsInSlices()
+    {
+        const int n = 60000;
+        std::vector<LeaseRow> rows;
+        for (int i = 0; i < n; ++i) // not in name order; one name twice (a table without a unique name)
+            rows.push_back(lease(QStringLiteral("job-%1").arg((i * 7919) % n), QStringLiteral("h%1:%2:t%3").arg(i % 7).arg(100 + i % 13).arg(i),
+                                 90 + i % 10, i % 5 == 0 ? 95 : 130));
+        rows.push_back(lease(QStringLiteral("job-17"), QStringLiteral("other:1:x"), 91, 131));
+
+        QObject owner;
+        LeaseModel* background = makeModel(&owner);
+        background->setFillInBackground(true);
+        LeaseSortFilterProxy view(background);
+        new QAbstractItemModelTester(&view, QAbstractItemModelTester::FailureReportingMode::QtTest, &view);
+        view.sort(LeaseModel::Name, Qt::DescendingOrder);
+        LeaseModel* atOnce = makeModel(&owner);
+        LeaseSortFilterProxy reference(atOnce);
+        reference.sort(LeaseModel::Name, Qt::DescendingOrder);
+
+        QSignalSpy inserted(background, &QAbstractItemModel::rowsInserted);
+        QSignalSpy filled(background, &LeaseModel::filled);
+        background->applySnapshot(snap(100, rows, mono_));
+        atOnce->applySnapshot(snap(100, rows, mono_));
+        QCOMPARE(background->rowCount(), 0); // returned at once: the rows are being prepared
+        QCOMPARE(background->rowsLoading(), n + 1);
+        QVERIFY(filled.wait(30000));
+        QCOMPARE(background->rowsLoading(), 0);
+        QCOMPARE(background->rowCount(), n + 1);
+        QVERIFY2(inserted.count() >= 3, "the rows go in in slices, not in one insert");
+        auto shown = [](const QAbstractItemModel& p) {
+            QStringList out;
+            for (int r = 0; r < p.rowCount(); ++r)
+                out << p.index(r, LeaseModel::Name).data(LeaseModel::KeyRole).toString() + QLatin1Char('|') +
+                           p.index(r, LeaseModel::State).data().toString() + QLatin1Char('|') +
+                           p.index(r, LeaseModel::Host).data().toString();
+            return out;
+        };
+        QCOMPARE(shown(view), shown(reference));
+        QCOMPARE(background->stateCounts(), atOnce->stateCounts());
+        auto staleKeys = [](const LeaseModel& m) {
+            QStringList out;
+            for (int r : m.rowsStaleOrSkewed(100))
+                out << m.entry(r).key;
+            out.sort();
+            return out;
+        };
+        QCOMPARE(staleKeys(*background), staleKeys(*atOnce));
+        QCOMPARE(staleKeys(*background).size(), n / 5);
+
+        // The next refresh (renewals, a release, a new lease) applies as to the other model.
+        mono_ += 1000;
+        rows[3].expiresAt = 140;
+        rows.erase(rows.begin() + 10);
+        rows.push_back(lease(QStringLiteral("new-one"), QStringLiteral("h:1:n"), 100.5, 140));
+        background->applySnapshot(snap(101, rows, mono_));
+        atOnce->applySnapshot(snap(101, rows, mono_));
+        QCOMPARE(background->rowCount(), atOnce->rowCount());
+        QCOMPARE(shown(view), shown(reference));
+        QCOMPARE(background->stateCounts(), atOnce->stateCounts());
+    }
+
+    // A refresh applied while the rows are still loading waits for them (the window holds its
+    // refreshes back; other users of the model need not), and a model deleted while it prepares
+    // a fill goes at once.
+    void applyingOrDeletingWhileLoading()
+    {
+        std::vector<LeaseRow> rows;
+        for (int i = 0; i < 30000; ++i)
+            rows.push_back(lease(QStringLiteral("l%1").arg(i), QStringLiteral("h:1:t"), 90, 130));
+        QObject owner;
+        LeaseModel* m = makeModel(&owner);
+        m->setFillInBackground(true);
+        m->applySnapshot(snap(100, rows, mono_));
+        QVERIFY(m->rowsLoading() > 0);
+        mono_ += 1000;
+        m->applySnapshot(snap(101, rows, mono_));
+        QCOMPARE(m->rowsLoading(), 0);
+        QCOMPARE(m->rowCount(), 30000);
+        QCOMPARE(m->stateCounts()[size_t(LeaseState::Held)], 30000);
+
+        rows.resize(200000, lease(QStringLiteral("x"), QStringLiteral("h:1:t"), 90, 130));
+        for (int i = 30000; i < 200000; ++i)
+            rows[size_t(i)].name = QStringLiteral("l%1").arg(i);
+        auto* doomed = makeModel(nullptr);
+        doomed->setFillInBackground(true);
+        doomed->applySnapshot(snap(100, rows, mono_));
+        QVERIFY(doomed->rowsLoading() > 0);
+        delete doomed; // stops its worker; its posted result, if any, goes with it
+        QTest::qWait(50);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLeaseModel)
