@@ -481,6 +481,9 @@ bool Poller::ensureConnected(pg::PgError& err)
         return false;
     leaseTableChecked_ = false;
     hashCache_.clear(); // hashtext() may differ between servers (version, collation)
+    goodJobNames_.clear();
+    goodJobMissed_.clear();
+    goodJobLookup_ = true;
     keyNames_.reset();
     keyCollisions_.reset();
     leaseCache_.reset(); // another server, maybe: every lease is read afresh (and hashed)
@@ -514,6 +517,59 @@ void Poller::addHashes(const PGresult* r)
         list.sort();
     keyCollisions_ = std::make_shared<const KeyNames>(keyCollisions(*names));
     keyNames_ = std::move(names);
+}
+
+void Poller::publishLibraryKeys()
+{
+    LibraryKeyNames all = libraryKeysFound_;
+    for (auto it = goodJobNames_.constBegin(); it != goodJobNames_.constEnd(); ++it)
+        all.insert(it.key(), it.value());
+    if (!libraryKeys_ || *libraryKeys_ != all)
+        libraryKeys_ = std::make_shared<const LibraryKeyNames>(std::move(all));
+}
+
+void Poller::updateGoodJobNames(const PGresult* r, const Snapshot& s)
+{
+    if (goodJobSchemas_.empty())
+        return;
+    bool changed = false;
+    for (int i = 0; r && i < PQntuples(r); ++i) {
+        const qint64 key = std::strtoll(PQgetvalue(r, i, 3), nullptr, 10);
+        const QString name = goodJobLockName(toString(r, i, 0), toString(r, i, 1), toString(r, i, 2));
+        if (goodJobNames_.value(key) != name) {
+            goodJobNames_.insert(key, name);
+            changed = true;
+        }
+    }
+    // Kept while held. The next refresh looks again when a key held here is nameless and was not
+    // looked for yet (a job just started), or every 10 refreshes while some stay nameless (another
+    // library's key, or a job locked before it was marked performed).
+    QSet<qint64> held, nameless;
+    for (const AdvisoryLockRow& l : s.advisoryLocks) {
+        if (!l.inMonitoredDb || l.twoKeys)
+            continue;
+        held.insert(l.key);
+        if (!goodJobNames_.contains(l.key) && !(keyNames_ && keyNames_->contains(l.key)) &&
+            !libraryKeysFound_.contains(l.key) && libraryLockName(l, {}).isEmpty())
+            nameless.insert(l.key);
+    }
+    for (auto it = goodJobNames_.begin(); it != goodJobNames_.end();)
+        if (!held.contains(it.key())) {
+            it = goodJobNames_.erase(it);
+            changed = true;
+        } else {
+            ++it;
+        }
+    if (r) {
+        goodJobMissed_ = nameless;
+        refreshesSinceGoodJob_ = 0;
+    } else {
+        ++refreshesSinceGoodJob_;
+    }
+    const bool fresh = std::any_of(nameless.cbegin(), nameless.cend(), [&](qint64 k) { return !goodJobMissed_.contains(k); });
+    goodJobLookup_ = fresh || (!nameless.isEmpty() && refreshesSinceGoodJob_ >= 10);
+    if (changed)
+        publishLibraryKeys();
 }
 
 Snapshot Poller::refreshOnce()
@@ -562,14 +618,23 @@ Snapshot Poller::refreshOnce()
         {
             const pg::StatementResult& kr = res[keysIdx];
             const PGresult* keys = kr.error.isError() ? nullptr : kr.result.get();
-            auto names = std::make_shared<QHash<qint64, QString>>();
-            for (int i = 0; keys && i < PQntuples(keys); ++i)
-                addLibraryKey(*names, toString(keys, i, 0), toString(keys, i, 1),
-                              PQgetisnull(keys, i, 2)
-                                  ? std::nullopt
-                                  : std::optional<qint64>(std::strtoll(PQgetvalue(keys, i, 2), nullptr, 10)));
-            if (!libraryKeys_ || *libraryKeys_ != *names)
-                libraryKeys_ = std::move(names);
+            LibraryKeyNames names;
+            std::vector<GoodJobSchema> goodJob;
+            for (int i = 0; keys && i < PQntuples(keys); ++i) {
+                const QString kind = toString(keys, i, 0), label = toString(keys, i, 1);
+                const std::optional<qint64> key = PQgetisnull(keys, i, 2)
+                                                      ? std::nullopt
+                                                      : std::optional<qint64>(std::strtoll(PQgetvalue(keys, i, 2), nullptr, 10));
+                if (kind == QLatin1String("goodjob"))
+                    goodJob.push_back({conn_.quoteIdentifier(label), label, key.value_or(0) != 0});
+                else
+                    addLibraryKey(names, kind, label, key);
+            }
+            if (goodJob.size() != goodJobSchemas_.size())
+                goodJobLookup_ = true; // GoodJob appeared: look at what it holds
+            goodJobSchemas_ = std::move(goodJob);
+            libraryKeysFound_ = std::move(names);
+            publishLibraryKeys();
         }
         std::vector<LeaseTableConfig> tables{cfg_.leases};
         QStringList found;
@@ -643,6 +708,10 @@ Snapshot Poller::refreshOnce()
     if (readLeases)
         stmts.push_back(tables_->size() == 1 ? leaseSelect(conn_, tables_->front(), leaseRowVersions_)
                                              : leaseSelectAll(conn_, *tables_));
+    // After the leases: should GoodJob's tables have gone, only this statement and the next fail.
+    const int goodJobIdx = readLocks && !goodJobSchemas_.empty() && goodJobLookup_ ? int(stmts.size()) : -1;
+    if (goodJobIdx >= 0)
+        stmts.push_back({goodJobLockSql(goodJobSchemas_), {}});
     const int serverTimeIdx = int(stmts.size());
     stmts.push_back({kServerTimeSql_, {}});
 
@@ -794,6 +863,10 @@ Snapshot Poller::refreshOnce()
 
     if (hashIdx >= 0)
         addHashes(res[size_t(hashIdx)].result.get());
+    if (goodJobIdx >= 0 && res[size_t(goodJobIdx)].error.isError())
+        goodJobSchemas_.clear(); // gone or not readable: found again, or not, at the next check
+    else if (locks)
+        updateGoodJobNames(goodJobIdx >= 0 ? res[size_t(goodJobIdx)].result.get() : nullptr, s);
     if (!keyNames_) {
         keyNames_ = std::make_shared<KeyNames>();
         keyCollisions_ = std::make_shared<KeyNames>();

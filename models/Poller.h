@@ -5,12 +5,14 @@
 #include "domain/Analysis.h"
 #include "domain/LeaseState.h"
 #include "domain/LeaseTable.h"
+#include "domain/LibraryKeys.h"
 #include "domain/Snapshot.h"
 #include "pg/PgConnection.h"
 
 #include <QDateTime>
 #include <QHash>
 #include <QObject>
+#include <QSet>
 
 #include <atomic>
 
@@ -133,7 +135,18 @@ private:
     std::shared_ptr<const std::vector<LeaseTableConfig>> tables_;
     QString leasesAbsent_;    // none configured, none found
     QStringList leasesFound_; // what detection found
-    std::shared_ptr<const QHash<qint64, QString>> libraryKeys_; // see LibraryKeys.h
+    std::shared_ptr<const QHash<qint64, QString>> libraryKeys_; // see LibraryKeys.h: the two below
+    LibraryKeyNames libraryKeysFound_; // computed on the server at the lease-table check
+    // GoodJob's keys (goodJobLockSql): its schemas, the names of the keys it holds now (dropped once
+    // released: bounded by what is held), and whether the next refresh looks (a key held in this
+    // database that nothing names yet).
+    std::vector<GoodJobSchema> goodJobSchemas_;
+    LibraryKeyNames goodJobNames_;
+    QSet<qint64> goodJobMissed_; // nameless when last looked for
+    int refreshesSinceGoodJob_ = 0;
+    bool goodJobLookup_ = true;
+    void publishLibraryKeys();
+    void updateGoodJobNames(const PGresult* r, const Snapshot& s);
     bool leaseRowVersions_ = false;              // the table has xmin (see leaseSelect())
     QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server
     std::shared_ptr<const KeyNames> keyNames_;   // key -> names, rebuilt when the cache grows

@@ -62,7 +62,40 @@ QByteArray libraryKeysSql()
            "('x' || md5(current_database() || '.pgboss.' || n.nspname))::bit(64)::int8 "
            "FROM pg_namespace n "
            "WHERE EXISTS (SELECT 1 FROM pg_class j WHERE j.relnamespace = n.oid AND j.relname = 'job') "
-           "AND EXISTS (SELECT 1 FROM pg_class v WHERE v.relnamespace = n.oid AND v.relname = 'version')";
+           "AND EXISTS (SELECT 1 FROM pg_class v WHERE v.relnamespace = n.oid AND v.relname = 'version') "
+           "UNION ALL "
+           "SELECT 'goodjob', n.nspname::text, CASE WHEN EXISTS (SELECT 1 FROM pg_class p WHERE p.relnamespace = "
+           "n.oid AND p.relname = 'good_job_processes' AND p.relkind IN ('r', 'p') AND "
+           "has_table_privilege(p.oid, 'SELECT')) THEN 1 ELSE 0 END::int8 "
+           "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+           "WHERE c.relname = 'good_jobs' AND c.relkind IN ('r', 'p') "
+           "AND has_table_privilege(c.oid, 'SELECT')";
+}
+
+QByteArray goodJobLockSql(const std::vector<GoodJobSchema>& schemas)
+{
+    // The held keys first (few), then only the rows that can hold one: a running job, a process.
+    QByteArray sql = "WITH held AS (SELECT DISTINCT (l.classid::int8 << 32) | l.objid::int8 AS k FROM pg_locks l "
+                     "WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.database = "
+                     "(SELECT oid FROM pg_database WHERE datname = current_database())) ";
+    QByteArrayList parts;
+    for (const GoodJobSchema& g : schemas) {
+        const QByteArray lit = "'" + g.schema.toUtf8().replace('\'', "''") + "'";
+        parts << "SELECT 'job', j.id::text, " + lit + ", held.k FROM " + g.quotedSchema +
+                     ".good_jobs j JOIN held ON held.k = ('x' || substr(md5('good_jobs' || '-' || j.id::text), 1, "
+                     "16))::bit(64)::int8 WHERE j.performed_at IS NOT NULL AND j.finished_at IS NULL";
+        if (g.processes)
+            parts << "SELECT 'process', p.id::text, " + lit + ", held.k FROM " + g.quotedSchema +
+                         ".good_job_processes p JOIN held ON held.k = ('x' || substr(md5('good_job_processes' || "
+                         "'-' || p.id::text), 1, 16))::bit(64)::int8";
+    }
+    return sql + parts.join(" UNION ALL ");
+}
+
+QString goodJobLockName(const QString& what, const QString& id, const QString& schema)
+{
+    return what == QLatin1String("process") ? QStringLiteral("GoodJob process %1 (schema %2)").arg(id, schema)
+                                            : QStringLiteral("GoodJob job %1 (schema %2)").arg(id, schema);
 }
 
 void addLibraryKey(LibraryKeyNames& into, const QString& kind, const QString& label, const std::optional<qint64>& key)

@@ -31,8 +31,28 @@ qint64 flywayLockKey(const QString& schema, const QString& table);
 // schema that holds its tables, computed with pg-boss's own SQL (timgit/pg-boss, src/plans.ts,
 // advisoryLock(): sha224 since v10, md5 before). Columns: kind, label, key (NULL for Flyway).
 QByteArray libraryKeysSql();
-// Adds one row of that statement's result.
+// The same statement also lists the schemas holding GoodJob's tables (kind "goodjob", label the
+// schema, key 1 when good_job_processes is there too, else 0): their keys are md5 of a row's id,
+// known only for the rows, so they are resolved per refresh (goodJobLockSql), not here.
+// Adds one row of that statement's result (a "goodjob" row adds no key).
 void addLibraryKey(LibraryKeyNames& into, const QString& kind, const QString& label, const std::optional<qint64>& key);
+
+// GoodJob (bensheldon/good_job 4.19, app/models/concerns/good_job/advisory_lockable.rb,
+// advisory_lock_bigint_sql with the default md5 hash function): a job's session-level lock is
+// pg_try_advisory_lock(('x' || substr(md5('good_jobs' || '-' || id::text), 1, 16))::bit(64)::bigint),
+// a process's the same over 'good_job_processes'. One statement for the schemas given (already
+// quoted) joins this database's advisory locks held or awaited now with the running jobs only
+// (GoodJob's own `running` scope, app/models/good_job/job.rb: performed_at IS NOT NULL AND
+// finished_at IS NULL), never the whole jobs table, and with the processes. Columns: what
+// ("job" / "process"), id, schema, key.
+struct GoodJobSchema
+{
+    QByteArray quotedSchema;
+    QString schema;
+    bool processes = false;
+};
+QByteArray goodJobLockSql(const std::vector<GoodJobSchema>& schemas);
+QString goodJobLockName(const QString& what, const QString& id, const QString& schema);
 
 // The library lock this bigint key is in its database, or an empty string.
 QString libraryLockName(const AdvisoryLockRow& l, const LibraryKeyNames& serverKeys);

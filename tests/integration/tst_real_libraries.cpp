@@ -1,5 +1,7 @@
-// The real node-pg-migrate, from the npm registry, run against the test cluster: while its migration
-// runs under its own advisory lock, the console names that lock. Node and npm are not build
+// The real node-pg-migrate and pg-boss, from the npm registry, run against the test cluster: while
+// node-pg-migrate's migration runs under its own advisory lock, and while pg-boss's own lock
+// statement (plans.locked(), after pg-boss installed its schema) holds its lock, the console names
+// those locks. Node and npm are not build
 // dependencies: where they are missing (apt-get install nodejs npm) or the registry cannot be
 // reached, the test says so and skips; the closing note of a session says whether it ran.
 #include "TestCluster.h"
@@ -19,10 +21,45 @@
 namespace {
 // 7.x runs on Debian 12's Node 18.19 (engines: node >= 18.19.0).
 const char* kNodePgMigrate = "node-pg-migrate@7.9.1";
+// 10.x: sha224 keys (src/plans.ts advisoryLock()); it runs on Node 18 (npm warns about engines).
+const char* kPgBoss = "pg-boss@10.4.2";
 
 QString npmDir()
 {
     return QStringLiteral(LW_NPM_DIR);
+}
+
+// Installs `spec` into npmDir() unless `probe` (a path below it) is there; empty, or why not.
+QString npmInstall(const QString& npm, const char* spec, const QString& probe)
+{
+    if (QFile::exists(npmDir() + probe))
+        return {};
+    QDir().mkpath(npmDir());
+    const auto r = lw::test::runProcess(
+        npm, {"install", "--no-audit", "--no-fund", "--prefix", npmDir(), QString::fromLatin1(spec), "pg@8"}, false,
+        300000);
+    if (r.code != 0 || !QFile::exists(npmDir() + probe))
+        return QStringLiteral("npm could not install %1 (registry unreachable?): %2")
+            .arg(QString::fromLatin1(spec), r.err.right(300));
+    return {};
+}
+
+// node-postgres reads libpq's environment: the suite's cluster is on a Unix socket.
+QProcessEnvironment pgEnvironment(const QString& dsn)
+{
+    auto field = [&](const QString& key) {
+        for (const QString& part : dsn.split(QLatin1Char(' ')))
+            if (part.startsWith(key + QLatin1Char('=')))
+                return part.mid(key.size() + 1);
+        return QString();
+    };
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("PGHOST"), field(QStringLiteral("host")));
+    env.insert(QStringLiteral("PGPORT"), field(QStringLiteral("port")));
+    env.insert(QStringLiteral("PGUSER"), field(QStringLiteral("user")));
+    env.insert(QStringLiteral("PGDATABASE"), field(QStringLiteral("dbname")));
+    env.insert(QStringLiteral("NODE_PATH"), npmDir() + QStringLiteral("/node_modules"));
+    return env;
 }
 } // namespace
 
@@ -37,16 +74,9 @@ private Q_SLOTS:
         if (node.isEmpty() || npm.isEmpty())
             QSKIP("node and npm are not installed (apt-get install nodejs npm): the real library was not run");
         const QString bin = npmDir() + QStringLiteral("/node_modules/node-pg-migrate/bin/node-pg-migrate.js");
-        if (!QFile::exists(bin)) {
-            QDir().mkpath(npmDir());
-            const auto r = lw::test::runProcess(npm,
-                                                {"install", "--no-audit", "--no-fund", "--prefix", npmDir(),
-                                                 QString::fromLatin1(kNodePgMigrate), "pg@8"},
-                                                false, 300000);
-            if (r.code != 0 || !QFile::exists(bin))
-                QSKIP(qPrintable(QStringLiteral("npm could not install %1 (registry unreachable?): %2")
-                                     .arg(QString::fromLatin1(kNodePgMigrate), r.err.right(300))));
-        }
+        if (const QString why = npmInstall(npm, kNodePgMigrate, QStringLiteral("/node_modules/node-pg-migrate/bin/node-pg-migrate.js"));
+            !why.isEmpty())
+            QSKIP(qPrintable(why));
 
         lw::test::TestDatabase db("real_npm");
         // A migration that takes a while, so that its lock can be seen.
@@ -56,21 +86,9 @@ private Q_SLOTS:
         m.write("exports.up = (pgm) => { pgm.sql('SELECT pg_sleep(6)'); };\n");
         m.close();
 
-        // The suite cluster listens on a Unix socket: libpq's environment names it for node-postgres.
         const QString dsn = db.dsn();
-        auto field = [&](const QString& key) {
-            for (const QString& part : dsn.split(QLatin1Char(' ')))
-                if (part.startsWith(key + QLatin1Char('=')))
-                    return part.mid(key.size() + 1);
-            return QString();
-        };
         QProcess migrate;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("PGHOST"), field(QStringLiteral("host")));
-        env.insert(QStringLiteral("PGPORT"), field(QStringLiteral("port")));
-        env.insert(QStringLiteral("PGUSER"), field(QStringLiteral("user")));
-        env.insert(QStringLiteral("PGDATABASE"), field(QStringLiteral("dbname")));
-        migrate.setProcessEnvironment(env);
+        migrate.setProcessEnvironment(pgEnvironment(dsn));
         migrate.setProcessChannelMode(QProcess::MergedChannels);
         migrate.start(node, {bin, "up", "-m", migrations.path(), "--no-check-order"});
         QVERIFY(migrate.waitForStarted());
@@ -95,6 +113,65 @@ private Q_SLOTS:
         QVERIFY2(name.contains(QLatin1String("node-pg-migrate")), qPrintable(name));
         QCOMPARE(migrate.exitCode(), 0);
         QCOMPARE(db.value("SELECT count(*) FROM pgmigrations"), QStringLiteral("1"));
+    }
+
+    // pg-boss installs its schema itself (boss.start()); then its own lock statement, plans.locked()
+    // (pg_advisory_xact_lock of the sha224 key, in a transaction left open here for a few seconds),
+    // holds the lock its maintenance and migrations take. The console names it from the schema.
+    void pgBossLockIsNamed()
+    {
+        const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+        const QString npm = QStandardPaths::findExecutable(QStringLiteral("npm"));
+        if (node.isEmpty() || npm.isEmpty())
+            QSKIP("node and npm are not installed (apt-get install nodejs npm): the real library was not run");
+        if (const QString why = npmInstall(npm, kPgBoss, QStringLiteral("/node_modules/pg-boss/src/plans.js"));
+            !why.isEmpty())
+            QSKIP(qPrintable(why));
+
+        lw::test::TestDatabase db("real_pgboss");
+        QTemporaryDir dir;
+        QFile script(dir.path() + QStringLiteral("/boss.js"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("const PgBoss = require('pg-boss');\n"
+                     "const plans = require('pg-boss/src/plans');\n"
+                     "const { Client } = require('pg');\n"
+                     "(async () => {\n"
+                     "  const boss = new PgBoss({});\n" // PGHOST, PGPORT, PGUSER, PGDATABASE
+                     "  boss.on('error', e => console.error(e));\n"
+                     "  await boss.start();\n"
+                     "  await boss.stop({ graceful: false, wait: true });\n"
+                     "  const c = new Client({ application_name: 'pgboss' });\n"
+                     "  await c.connect();\n"
+                     "  await c.query(plans.locked('pgboss', 'SELECT 1').replace(/COMMIT;?\\s*$/, ''));\n"
+                     "  console.log('held');\n"
+                     "  await new Promise(r => setTimeout(r, 8000));\n"
+                     "  await c.query('COMMIT');\n"
+                     "  await c.end();\n"
+                     "  process.exit(0);\n" // pg-boss 10 leaves a timer behind after stop()
+                     "})().catch(e => { console.error(e); process.exit(1); });\n");
+        script.close();
+        QProcess boss;
+        boss.setProcessEnvironment(pgEnvironment(db.dsn()));
+        boss.setProcessChannelMode(QProcess::MergedChannels);
+        boss.start(node, {script.fileName()});
+        QVERIFY(boss.waitForStarted());
+        QString said;
+        QElapsedTimer t;
+        t.start();
+        while (!said.contains(QLatin1String("held")) && t.elapsed() < 60000 && boss.state() == QProcess::Running) {
+            boss.waitForReadyRead(500);
+            said += QString::fromUtf8(boss.readAll());
+        }
+        QVERIFY2(said.contains(QLatin1String("held")), qPrintable(said));
+
+        const auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn(), "--json"});
+        QStringList names;
+        for (const auto& v : QJsonDocument::fromJson(r.out.toUtf8())["advisory_locks"].toArray())
+            names << v.toObject()["name"].toString();
+        QVERIFY(boss.waitForFinished(30000));
+        QVERIFY2(names.contains(QStringLiteral("pg-boss maintenance lock (schema pgboss)")),
+                 qPrintable(names.join(QLatin1String(", ")) + QLatin1Char('\n') + r.out.left(2000)));
+        QCOMPARE(boss.exitCode(), 0);
     }
 };
 

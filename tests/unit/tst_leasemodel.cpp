@@ -546,8 +546,8 @@ private Q_SLOTS:
         QCOMPARE(m->rowCount(), 30000);
         QCOMPARE(m->stateCounts()[size_t(LeaseState::Held)], 30000);
 
-        rows.resize(200000, lease(QStringLiteral("x"), QStringLiteral("h:1:t"), 90, 130));
-        for (int i = 30000; i < 200000; ++i)
+        rows.resize(50000, lease(QStringLiteral("x"), QStringLiteral("h:1:t"), 90, 130));
+        for (int i = 30000; i < 50000; ++i)
             rows[size_t(i)].name = QStringLiteral("l%1").arg(i);
         auto* doomed = makeModel(nullptr);
         doomed->setFillInBackground(true);
