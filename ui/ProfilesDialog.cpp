@@ -161,7 +161,7 @@ ProfilesDialog::ProfilesDialog(ProfileStore* store, QWidget* parent)
         timeKind_->setText(lt->timeKindSpec());
         // A library read through the catalogue's expressions has no columns to map by hand.
         columns_->setEnabled(!lt->mappedByExpressions());
-        timeKind_->setEnabled(!lt->mappedByExpressions());
+        timeKind_->setEnabled(lt->timeKindApplies());
     });
     detect_ = new QCheckBox(tr("Find library lease tables (ShedLock, River, Oban, Quartz, db-scheduler, "
                                "graphile-worker, Liquibase) while the table is left at its default"));
@@ -324,7 +324,7 @@ void ProfilesDialog::setFormProfile(const Profile& p)
     }
     detect_->setChecked(p.detectLeaseTables);
     columns_->setEnabled(!p.leases.mappedByExpressions());
-    timeKind_->setEnabled(!p.leases.mappedByExpressions());
+    timeKind_->setEnabled(p.leases.timeKindApplies());
     table_->setText(p.leases.qualifiedName());
     columns_->setText(p.leases.columnsSpec());
     timeKind_->setText(p.leases.timeKindSpec());

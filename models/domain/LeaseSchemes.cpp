@@ -209,9 +209,10 @@ LeaseTableConfig liquibase()
     // ID int, LOCKED boolean, LOCKGRANTED timestamp, LOCKEDBY varchar(255)).
     // LockDatabaseChangeLogGenerator: SET LOCKED = TRUE, LOCKEDBY = 'host (address)', LOCKGRANTED =
     // NOW() WHERE ID = 1 AND LOCKED = FALSE; Unlock…Generator: SET LOCKED = FALSE, LOCKEDBY = NULL,
-    // LOCKGRANTED = NULL. NOW() into a timestamp is the writer session's wall time: read in this
-    // database's time zone. No TTL: waiters give up after 5 min (changelogLockWaitTimeInMinutes),
-    // so a lock held for 10 min is stuck.
+    // LOCKGRANTED = NULL. NOW() into a timestamp is the writer session's wall time (PgJDBC sets the
+    // session's TimeZone to the JVM's): read in this database's time zone, or in the zone set for
+    // the table ({zone}). No TTL: waiters give up after 5 min (changelogLockWaitTimeInMinutes), so
+    // a lock held for 10 min is stuck.
     LeaseTableConfig c;
     c.table = QStringLiteral("databasechangeloglock");
     c.nameColumn = QStringLiteral("id");
@@ -220,8 +221,8 @@ LeaseTableConfig liquibase()
     c.expiresAtColumn = QStringLiteral("lockgranted");
     c.exprs.name = "'changelog lock ' || id::text";
     c.exprs.holder = "lockedby::text";
-    c.exprs.takenAt = "lockgranted AT TIME ZONE current_setting('TimeZone')";
-    c.exprs.expiresAt = "(lockgranted AT TIME ZONE current_setting('TimeZone')) + interval '10 minutes'";
+    c.exprs.takenAt = "lockgranted AT TIME ZONE {zone}";
+    c.exprs.expiresAt = "(lockgranted AT TIME ZONE {zone}) + interval '10 minutes'";
     c.exprs.where = "locked";
     c.signature = {{QStringLiteral("id"), QStringLiteral("int")},
                    {QStringLiteral("locked"), QStringLiteral("bool")},

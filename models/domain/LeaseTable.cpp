@@ -250,9 +250,17 @@ namespace {
 // `zoneParam` is the placeholder number of this table's zone, when it has one.
 QByteArray leaseColumns(const pg::Connection& conn, const LeaseTableConfig& cfg, int zoneParam)
 {
-    if (cfg.mappedByExpressions())
+    if (cfg.mappedByExpressions()) {
+        // {zone}: the zone naive wall time was written in (timeKindApplies()).
+        const QByteArray zone = cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone
+                                    ? "$" + QByteArray::number(zoneParam) + "::text"
+                                : cfg.timeKind == LeaseTableConfig::TimeKind::NaiveUtc
+                                    ? QByteArray("'UTC'")
+                                    : QByteArray("current_setting('TimeZone')");
+        auto zoned = [&](QByteArray e) { return e.replace("{zone}", zone); };
         return "(" + cfg.exprs.name + ")::text, (" + cfg.exprs.holder + ")::text, date_part('epoch', " +
-               cfg.exprs.takenAt + "), date_part('epoch', " + cfg.exprs.expiresAt + ")";
+               zoned(cfg.exprs.takenAt) + "), date_part('epoch', " + zoned(cfg.exprs.expiresAt) + ")";
+    }
     const QByteArray taken = asInstant(conn.quoteIdentifier(cfg.takenAtColumn), cfg.timeKind, zoneParam);
     const QByteArray expires = asInstant(conn.quoteIdentifier(cfg.expiresAtColumn), cfg.timeKind, zoneParam);
     return conn.quoteIdentifier(cfg.nameColumn) + "::text, " + conn.quoteIdentifier(cfg.holderColumn) +
@@ -273,7 +281,7 @@ pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cf
     pg::Statement s;
     // xmin first: with the name, it tells an unchanged row without reading the rest of it.
     s.sql = QByteArray("SELECT ") + (rowVersion ? "xmin, " : "") + leaseColumns(conn, cfg, 1) + leaseFrom(conn, cfg);
-    if (cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone && !cfg.mappedByExpressions())
+    if (cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone && cfg.timeKindApplies())
         s.params.push_back(cfg.zone.toUtf8());
     // Binary: text arrives as it would (in the client encoding), the epochs as 8-byte float8 — the
     // server skips float8out, a fifth of this statement's time at 100 000 rows.
@@ -287,7 +295,7 @@ pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<Lease
     for (size_t i = 0; i < tables.size(); ++i) {
         const LeaseTableConfig& t = tables[i];
         int zoneParam = 0;
-        if (t.timeKind == LeaseTableConfig::TimeKind::NaiveZone && !t.mappedByExpressions()) {
+        if (t.timeKind == LeaseTableConfig::TimeKind::NaiveZone && t.timeKindApplies()) {
             s.params.push_back(t.zone.toUtf8());
             zoneParam = int(s.params.size());
         }

@@ -53,6 +53,10 @@ struct LeaseTableConfig
     // or "timestamp". A table is this library's only when it has them all.
     std::vector<std::pair<QString, QString>> signature;
     bool mappedByExpressions() const { return !exprs.expiresAt.isEmpty(); }
+    // Whether the time kind (and zone) applies: a table mapped by columns, or expressions that
+    // read naive wall time through the placeholder {zone} (Liquibase: the writer session's zone,
+    // this database's unless set per table: `--time-kind Europe/Berlin`).
+    bool timeKindApplies() const { return !mappedByExpressions() || exprs.takenAt.contains("{zone}"); }
     QString library; // "ShedLock"; empty for the mission's own table
     QString label() const { return library.isEmpty() ? QStringLiteral("leases") : library; }
     // The columns a table needs to be read with this mapping (signature, or the four mapped ones).

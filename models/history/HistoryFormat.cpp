@@ -389,10 +389,10 @@ std::vector<LeaseTableConfig> leaseTablesFromJson(const QJsonArray& a)
         LeaseTableConfig t = LeaseTableConfig::preset(o.value(QStringLiteral("scheme")).toString()).value_or(LeaseTableConfig{});
         t.schema = o.value(QStringLiteral("schema")).toString(t.schema);
         t.table = o.value(QStringLiteral("table")).toString(t.table);
-        if (!t.mappedByExpressions()) {
+        if (!t.mappedByExpressions())
             t.setColumns(o.value(QStringLiteral("columns")).toString());
+        if (t.timeKindApplies())
             t.setTimeKind(o.value(QStringLiteral("time_kind")).toString());
-        }
         t.expiryFrees = o.value(QStringLiteral("expiry_frees")).toBool(t.expiryFrees);
         t.expectRenewals = o.value(QStringLiteral("expect_renewals")).toBool(t.expectRenewals);
         t.renewShare = o.value(QStringLiteral("renew_share")).toDouble(t.renewShare);

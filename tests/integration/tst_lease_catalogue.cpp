@@ -380,6 +380,27 @@ private Q_SLOTS:
         QCOMPARE(state("liquibase", "changelog lock 1"), QStringLiteral("stale"));
     }
 
+    // Liquibase writes NOW() into a timestamp column: the writer session's wall time, which PgJDBC
+    // sets from the JVM's zone. A lock just taken from a JVM in New York, read in UTC, would look
+    // held for hours (stuck); with the table's zone set (--time-kind, or the profile's time kind) it
+    // is the fresh lock it is.
+    void liquibaseReadInTheWritersZone()
+    {
+        lw::test::TestDatabase db("catalogue_zone");
+        db.exec(QStringLiteral("ALTER DATABASE %1 SET TimeZone = 'UTC'").arg(db.name()));
+        db.exec(QString::fromLatin1(kLiquibaseDdl));
+        db.exec("SET TimeZone = 'America/New_York'; " + liquibaseLock("ci-runner (10.0.0.5)"));
+        auto lock = [](const Snap& s) { return rowsByScheme(s).value("liquibase").value("changelog lock 1"); };
+
+        const Snap asUtc = snapshot(db.dsn(), {"--preset", "liquibase"});
+        QCOMPARE(lock(asUtc)["state"].toString(), QStringLiteral("stale")); // four or five hours "held"
+
+        const Snap zoned = snapshot(db.dsn(), {"--preset", "liquibase", "--time-kind", "America/New_York"});
+        QVERIFY2(zoned.code == 0, qPrintable(zoned.out + zoned.err));
+        QCOMPARE(lock(zoned)["state"].toString(), QStringLiteral("held"));
+        QVERIFY2(leaseFindings(zoned).isEmpty(), qPrintable(zoned.out));
+    }
+
     // Force-expire is offered only where setting the expiry to now is how the library itself frees
     // a lease; elsewhere it is refused before anything is sent, naming the library's own way.
     void forceExpireOnlyTheLibrarysWay()
