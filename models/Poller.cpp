@@ -481,6 +481,7 @@ bool Poller::ensureConnected(pg::PgError& err)
         return false;
     leaseTableChecked_ = false;
     hashCache_.clear(); // hashtext() may differ between servers (version, collation)
+    refreshesSinceTrim_ = 0;
     goodJobNames_.clear();
     goodJobMissed_.clear();
     goodJobLookup_ = true;
@@ -510,6 +511,11 @@ void Poller::addHashes(const PGresult* r)
         return;
     for (int i = 0; i < PQntuples(r); ++i)
         hashCache_.insert(toString(r, i, 0), qint64(std::strtoll(PQgetvalue(r, i, 1), nullptr, 10)));
+    publishKeyNames();
+}
+
+void Poller::publishKeyNames()
+{
     auto names = std::make_shared<KeyNames>();
     for (auto it = hashCache_.constBegin(); it != hashCache_.constEnd(); ++it)
         (*names)[it.value()] << it.key();
@@ -517,6 +523,40 @@ void Poller::addHashes(const PGresult* r)
         list.sort();
     keyCollisions_ = std::make_shared<const KeyNames>(keyCollisions(*names));
     keyNames_ = std::move(names);
+}
+
+void Poller::trimHashCache(const Snapshot& s)
+{
+    // Names hashed for leases long gone (unique per run: job-<uuid>) would pile up for as long as
+    // the console runs (a recorder runs for weeks). Every 100 refreshes, once the cache holds far
+    // more than the leases read now, only these stay: the leases' names (with the profile's
+    // prefixes), the configured names, and every name whose key is held or awaited now.
+    if (++refreshesSinceTrim_ < 100)
+        return;
+    refreshesSinceTrim_ = 0;
+    const qsizetype live = s.leases.size() * (1 + cfg_.lockNamePrefixes.size());
+    if (hashCache_.size() <= 2 * live + 1000)
+        return;
+    QSet<QString> keep;
+    keep.reserve(live);
+    for (const LeaseRow& r : s.leases) {
+        keep.insert(r.name);
+        for (const QString& prefix : cfg_.lockNamePrefixes)
+            keep.insert(prefix + r.name);
+    }
+    for (const QString& n : lockNameCandidates(cfg_, {}, s.serverNow))
+        keep.insert(n);
+    QSet<qint64> held;
+    for (const AdvisoryLockRow& l : s.advisoryLocks) {
+        held.insert(l.key);
+        if (l.twoKeys) {
+            held.insert(l.key1);
+            held.insert(l.key2);
+        }
+    }
+    for (auto it = hashCache_.begin(); it != hashCache_.end();)
+        it = keep.contains(it.key()) || held.contains(it.value()) ? std::next(it) : hashCache_.erase(it);
+    publishKeyNames();
 }
 
 void Poller::publishLibraryKeys()
@@ -898,6 +938,11 @@ Snapshot Poller::refreshOnce()
         s.leaseTables = tables_;
     s.leasesAbsent = leasesAbsent_;
     s.leasesFound = leasesFound_;
+    if (readLeases && !s.leasesError && !s.leasesPartial && haveLocks_) {
+        trimHashCache(s);
+        s.keyNames = keyNames_;
+        s.keyCollisions = keyCollisions_;
+    }
     s.decodeMs = std::chrono::duration<double, std::milli>(pg::Clock::now() - t1).count();
     s.analysis = std::make_shared<const Analysis>(analyze(s, cfg_.analysis, lastAnalysis_.get()));
     lastAnalysis_ = s.analysis;

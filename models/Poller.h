@@ -95,6 +95,8 @@ public:
 
     // Connects if needed and takes one refresh, synchronously, on the calling thread.
     Snapshot refreshOnce();
+    // Names whose hashtext() this poller keeps (bounded: see trimHashCache()).
+    int hashedNames() const { return int(hashCache_.size()); }
     const ConnectionStatus& status() const { return status_; }
     // Thread-safe, one-way: the connect or refresh in progress gives up within ~50 ms and no other
     // starts. Call it from the owning thread before quitting and joining the worker thread, so that
@@ -146,6 +148,9 @@ private:
     int refreshesSinceGoodJob_ = 0;
     bool goodJobLookup_ = true;
     void publishLibraryKeys();
+    void publishKeyNames();                  // keyNames_ and keyCollisions_ from hashCache_
+    void trimHashCache(const Snapshot& s);   // bounds hashCache_ by what is read and held now
+    int refreshesSinceTrim_ = 0;
     void updateGoodJobNames(const PGresult* r, const Snapshot& s);
     bool leaseRowVersions_ = false;              // the table has xmin (see leaseSelect())
     QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server

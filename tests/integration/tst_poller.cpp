@@ -44,6 +44,34 @@ private Q_SLOTS:
         QVERIFY(qAbs(s.serverNow - *it->takenAt - 5.0) < 0.5);
     }
 
+    // Issue 24 point 4: the names hashed for leases that are gone (unique per run) do not pile up
+    // for as long as the console runs; a gone lease's name whose key is still held stays named.
+    void hashedNamesOfGoneLeasesAreDropped()
+    {
+        test::TestDatabase db("poller_trim");
+        db.exec(kLeasesDdl);
+        db.exec("INSERT INTO leases SELECT 'run-' || g, 'app:1:aa', now(), now() + interval '1 h' "
+                "FROM generate_series(1, 3000) g");
+        pg::Connection holder = test::openAppSession(db.dsn(), "trim-holder");
+        test::runOn(holder, "SELECT pg_advisory_lock(hashtext('run-7'))");
+        const qint64 key = db.value("SELECT hashtext('run-7')::int8").toLongLong();
+        Poller p(test::pollerConfig(db.dsn(), 200));
+        Snapshot s;
+        for (int i = 0; i < 3; ++i)
+            s = p.refreshOnce();
+        QVERIFY(p.hashedNames() >= 3000);
+        QVERIFY(s.keyNames && s.keyNames->value(key).contains(QStringLiteral("run-7")));
+
+        db.exec("DELETE FROM leases");
+        db.exec("INSERT INTO leases VALUES ('next-run', 'app:1:bb', now(), now() + interval '1 h')");
+        for (int i = 0; i < 110; ++i)
+            s = p.refreshOnce();
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+        QVERIFY2(p.hashedNames() < 10, qPrintable(QString::number(p.hashedNames())));
+        QVERIFY(s.keyNames->value(key).contains(QStringLiteral("run-7"))); // still held: still named
+        QVERIFY(s.keyNames->value(db.value("SELECT hashtext('next-run')::int8").toLongLong()).contains("next-run"));
+    }
+
     void sessionIsIdentifiedBoundedAndReadOnly()
     {
         test::TestDatabase db("poller_session");
