@@ -104,7 +104,11 @@ void Monitor::onSnapshot(const Snapshot& s)
     if (s.generation != generation_)
         return; // from a worker of an older configuration
     if (leases_.rowsLoading() > 0) {
-        deferred_ = s; // the models move together: this one goes in once every lease is
+        // The models move together: these go in, in order, once every lease is (the history
+        // records each). Only a few: a fill takes seconds, a refresh at least one.
+        deferred_.push_back(s);
+        if (deferred_.size() > 8)
+            deferred_.pop_front();
         return;
     }
     last_ = s;
@@ -140,11 +144,11 @@ void Monitor::onLeasesFilled()
     QMetaObject::invokeMethod(
         this,
         [this] {
-            if (!deferred_)
-                return;
-            const Snapshot s = std::move(*deferred_);
-            deferred_.reset();
-            onSnapshot(s);
+            while (!deferred_.empty() && leases_.rowsLoading() == 0) {
+                const Snapshot s = std::move(deferred_.front());
+                deferred_.pop_front();
+                onSnapshot(s);
+            }
         },
         Qt::QueuedConnection);
 }

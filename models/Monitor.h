@@ -11,6 +11,7 @@
 #include <QPointer>
 #include <QThread>
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <vector>
@@ -95,7 +96,7 @@ private:
     std::map<QString, std::vector<Finding>> external_;    // by source
     DeadlockWindow deadlocks_;
     Snapshot last_;
-    std::optional<Snapshot> deferred_; // the newest refresh that came while the leases were loading
+    std::deque<Snapshot> deferred_; // refreshes that came while the leases were loading (a few)
     bool refreshedOk_ = false;
     double lastGoodServerNow_ = 0; // server time of the last good refresh
     QDateTime lastGoodWall_;       // … and when it arrived (local wall time)
