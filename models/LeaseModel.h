@@ -43,7 +43,12 @@ public:
 
     void setPolicy(const LeasePolicy& p);
     const LeasePolicy& policy() const { return rules_.policy; }
-    void setWriterUsesAppClock(bool on) { rules_.writerClockCheck = on; }
+    // Like the policy, it changes every row's timeline (and a background fill's, once taken in).
+    void setWriterUsesAppClock(bool on)
+    {
+        rules_.writerClockCheck = on;
+        applyTables(rules_.tables);
+    }
 
     // A refresh that brings many leases to an empty model (the first read of a 1 000 000-row
     // table: seconds of per-row work) is prepared on a worker thread, and its rows then appear in
