@@ -66,7 +66,19 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!QDir(historyDir).entryList({"*.sqlite"}, QDir::Files).isEmpty(), 15000);
         QTest::qWait(1000);
         db.exec("UPDATE leases SET holder = 'app-2:20:bb', taken_at = now() WHERE name = 'sweep'");
-        QTest::qWait(1000);
+        // The recorder has written the take before the window opens (it may lag on a busy machine).
+        const auto recordedTake = [&] {
+            const QStringList stores = QDir(historyDir).entryList({"*.sqlite"}, QDir::Files);
+            if (stores.isEmpty())
+                return false;
+            const HistoryReader reader(QDir(historyDir).filePath(stores.front()));
+            for (const LeaseTimelineEvent& e : reader.timeline(QStringLiteral("sweep")))
+                if (e.holder == QStringLiteral("app-2:20:bb"))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(recordedTake(), 15000);
+        QTest::qWait(300);
 
         ProfileStore store(dir.filePath("profiles.json"));
         app::Consoles consoles(&store, nullptr);
