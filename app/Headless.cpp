@@ -43,12 +43,14 @@ struct Views
     }
     LeaseModel leases;
     DeadlockWindow deadlocks;
+    HolderPresence presence; // `watch`: a ShedLock holder's host seen, then gone
 
     std::vector<Finding> apply(const Snapshot& s)
     {
         leases.applySnapshot(s);
         deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-        return collectFindings(s, leases, &deadlocks);
+        presence.observe(s, leases);
+        return collectFindings(s, leases, &deadlocks, &presence);
     }
 };
 

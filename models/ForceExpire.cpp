@@ -174,6 +174,8 @@ QString ForceExpireOutcome::text() const
 {
     switch (kind) {
     case Kind::Expired:
+        if (!releasedAs.isEmpty())
+            return QStringLiteral("released: %1; another instance may take it at its next attempt").arg(releasedAs);
         return QStringLiteral("expired: its expiry is now the server's now() (%1); another instance may take "
                               "it at its next attempt")
             .arg(currentExpiresAt ? formatUtc(*currentExpiresAt) : QStringLiteral("?"));
@@ -207,7 +209,7 @@ QString ForceExpireOutcome::text() const
                               "force-expired it)")
             .arg(relative(currentExpiresAt, serverNow));
     case Kind::Gone:
-        return QStringLiteral("not changed: the lease no longer exists");
+        return QStringLiteral("not changed: the lease no longer exists or is no longer held");
     case Kind::NoPrivilege:
         return QStringLiteral("refused for lack of privilege: role %1 needs %2 — %3")
             .arg(dbRole.isEmpty() ? QStringLiteral("(unknown)") : dbRole, privilegeNeeded,
@@ -298,10 +300,77 @@ ForceExpireRequest forceExpireRequestFor(const PollerConfig& cfg)
     return r;
 }
 
+namespace {
+
+// The optional server-side audit row, written in the same statement as the change (`u`): the two
+// commit or fail together, and a CAS that changed nothing writes nothing server-side (only applied
+// changes are recorded there; every attempt is recorded in the local audit log). Returns what the
+// final SELECT reports as "audited".
+QByteArray appendServerAudit(QByteArray& sql, Params& p, const pg::Connection& conn, const ForceExpireRequest& req,
+                             const ForceExpireTarget& t)
+{
+    const auto at = ServerAuditTable::parse(req.auditTable);
+    if (!at)
+        return "0";
+    const QByteArray userP = p.add(req.osUser.toUtf8());
+    const QByteArray hostP = p.add(req.osHost.toUtf8());
+    const QByteArray actionP = p.add(QByteArrayLiteral("force-expire"));
+    const QByteArray targetP = p.add((req.table.qualifiedName() + QLatin1Char('/') + t.name).toUtf8());
+    const QByteArray beforeP = p.add(t.auditBefore().toUtf8());
+    sql += ", a AS (INSERT INTO " + at->quoted(conn) +
+           " (os_user, os_host, action, target, before, after, outcome) SELECT " + userP + "::text, " + hostP +
+           "::text, " + actionP + "::text, " + targetP + "::text, " + beforeP +
+           "::jsonb, jsonb_build_object('holder', u.holder, 'expires_at', u.expires_text, "
+           "'expires_at_epoch', u.expires), 'expired' FROM u RETURNING 1)";
+    return "(SELECT count(*) FROM a)";
+}
+
+// A catalogue table freed by its library's own release statement (LeaseTableConfig::release): the
+// same compare-and-set on the row as shown, over the expressions the console reads it with.
+pg::Statement libraryReleaseStatement(const pg::Connection& conn, const ForceExpireRequest& req,
+                                      const ForceExpireTarget& t)
+{
+    const LeaseTableConfig& c = req.table;
+    Params p;
+    const QByteArray nameP = p.add(t.name.toUtf8());
+    const QByteArray holderP = p.add(t.holder ? std::optional<QByteArray>(t.holder->toUtf8()) : std::nullopt);
+    const QByteArray zoneP =
+        c.timeKind == LeaseTableConfig::TimeKind::NaiveZone ? p.add(c.zone.toUtf8()) : QByteArray();
+    const QByteArray holder = "(" + c.exprs.holder + ")::text";
+    const QByteArray expires = "(" + c.zoned(c.exprs.expiresAt, zoneP) + ")";
+    QByteArray cond = "(" + c.exprs.where + ") AND (" + c.exprs.name + ")::text = " + nameP + " AND " + holder +
+                      " IS NOT DISTINCT FROM " + holderP + "::text AND ";
+    if (t.expiresAt)
+        cond += "abs(date_part('epoch', " + expires + ")::float8 - " + p.add(QByteArray::number(*t.expiresAt, 'f', 6)) +
+                "::float8) < 0.001";
+    else
+        cond += expires + " IS NULL";
+    if (t.acknowledgedAlive)
+        cond += " AND (" + expires + " IS NULL OR " + expires + " > clock_timestamp())";
+    QByteArray sql = "WITH u AS (UPDATE " + qualifiedTable(conn, c) + " AS l SET " + c.release.set + " WHERE " +
+                     cond + " RETURNING " + holder + " AS holder, date_part('epoch', " + expires +
+                     ")::float8 AS expires, " + expires + "::text AS expires_text";
+    if (!c.release.returning.isEmpty())
+        sql += ", " + c.release.returning;
+    sql += ")";
+    if (!c.release.also.isEmpty()) {
+        QByteArray also = c.release.also;
+        also.replace("{schema}", conn.quoteIdentifier(c.schema)).replace("{holder}", holderP + "::text");
+        sql += ", also AS (" + also + ")";
+    }
+    const QByteArray audited = appendServerAudit(sql, p, conn, req, t);
+    sql += " SELECT u.holder, u.expires, " + audited + " FROM u";
+    return {sql, std::move(p.values)};
+}
+
+} // namespace
+
 pg::Statement forceExpireStatement(const pg::Connection& conn, const ForceExpireRequest& req,
                                    const ForceExpireTarget& t)
 {
     const LeaseTableConfig& c = req.table;
+    if (c.releasedByLibraryStatement())
+        return libraryReleaseStatement(conn, req, t);
     Params p;
     const QByteArray nameP = p.add(t.name.toUtf8());
     const QByteArray holderP = p.add(t.holder ? std::optional<QByteArray>(t.holder->toUtf8()) : std::nullopt);
@@ -334,23 +403,7 @@ pg::Statement forceExpireStatement(const pg::Connection& conn, const ForceExpire
                      "::text AND " + expiryCond + " RETURNING l." + conn.quoteIdentifier(c.holderColumn) +
                      "::text AS holder, extract(epoch FROM " + expInstant + ")::float8 AS expires, " + exp +
                      "::text AS expires_text)";
-    QByteArray audited = "0";
-    if (const auto at = ServerAuditTable::parse(req.auditTable)) {
-        // Written in the same statement as the change: the two commit or fail together, and a CAS
-        // that changed nothing writes nothing server-side (only applied changes are recorded there;
-        // every attempt is recorded in the local audit log).
-        const QByteArray userP = p.add(req.osUser.toUtf8());
-        const QByteArray hostP = p.add(req.osHost.toUtf8());
-        const QByteArray actionP = p.add(QByteArrayLiteral("force-expire"));
-        const QByteArray targetP = p.add((c.qualifiedName() + QLatin1Char('/') + t.name).toUtf8());
-        const QByteArray beforeP = p.add(t.auditBefore().toUtf8());
-        sql += ", a AS (INSERT INTO " + at->quoted(conn) +
-               " (os_user, os_host, action, target, before, after, outcome) SELECT " + userP + "::text, " +
-               hostP + "::text, " + actionP + "::text, " + targetP + "::text, " + beforeP +
-               "::jsonb, jsonb_build_object('holder', u.holder, 'expires_at', u.expires_text, "
-               "'expires_at_epoch', u.expires), 'expired' FROM u RETURNING 1)";
-        audited = "(SELECT count(*) FROM a)";
-    }
+    const QByteArray audited = appendServerAudit(sql, p, conn, req, t);
     sql += " SELECT u.holder, u.expires, " + audited + " FROM u";
     return {sql, std::move(p.values)};
 }
@@ -365,6 +418,16 @@ pg::Statement currentRowStatement(const pg::Connection& conn, const LeaseTableCo
     const QByteArray nameP = p.add(name.toUtf8());
     const QByteArray zoneP =
         c.timeKind == LeaseTableConfig::TimeKind::NaiveZone ? p.add(c.zone.toUtf8()) : QByteArray();
+    if (c.releasedByLibraryStatement()) {
+        // Only rows that are leases at all (locked, picked): a released one is no longer there.
+        pg::Statement s;
+        s.sql = "SELECT (" + c.exprs.holder + ")::text, date_part('epoch', " + c.zoned(c.exprs.expiresAt, zoneP) +
+                ")::float8, extract(epoch FROM clock_timestamp())::float8, date_part('epoch', " +
+                c.zoned(c.exprs.takenAt, zoneP) + ")::float8, count(*) OVER ()::int FROM " + qualifiedTable(conn, c) +
+                " AS l WHERE (" + c.exprs.where + ") AND (" + c.exprs.name + ")::text = " + nameP + " LIMIT 5";
+        s.params = std::move(p.values);
+        return s;
+    }
     const QByteArray exp = "l." + conn.quoteIdentifier(c.expiresAtColumn);
     const QByteArray taken =
         c.takenAtColumn.isEmpty()
@@ -399,6 +462,10 @@ void classifyError(ForceExpireOutcome& o, const pg::PgError& e, const ForceExpir
                     .arg(sqlQualifiedName(audit->schema, audit->table),
                          o.dbRole.isEmpty() ? QStringLiteral("<role>") : sqlIdentifier(o.dbRole),
                          sqlQualifiedName(audit->schema, audit->table + QStringLiteral("_id_seq")));
+        else if (req.table.releasedByLibraryStatement())
+            o.privilegeNeeded = QStringLiteral("UPDATE on %1, with SELECT on it (GRANT SELECT, UPDATE ON %1 TO %2)")
+                                    .arg(sqlQualifiedName(req.table.schema, req.table.table),
+                                         o.dbRole.isEmpty() ? QStringLiteral("<role>") : sqlIdentifier(o.dbRole));
         else
             o.privilegeNeeded =
                 QStringLiteral("UPDATE on %1 (at least on column %2), with SELECT on it (GRANT SELECT, "
@@ -483,6 +550,7 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
             return o;
         }
         o.kind = ForceExpireOutcome::Kind::Expired;
+        o.releasedAs = req.table.release.words;
         o.currentHolder = optString(upd, 0, 0);
         o.currentExpiresAt = optDouble(upd, 0, 1);
         o.serverAudited = optDouble(upd, 0, 2).value_or(0) > 0;
@@ -527,10 +595,11 @@ std::vector<ForceExpireOutcome> forceExpire(const ForceExpireRequest& req,
 {
     std::vector<ForceExpireOutcome> out;
     out.reserve(targets.size());
-    if (!req.operatorMode || !req.table.forceExpireRefusal.isEmpty() || req.table.mappedByExpressions()) {
+    if (!req.operatorMode || !req.table.forceExpireRefusal.isEmpty() ||
+        (req.table.mappedByExpressions() && !req.table.releasedByLibraryStatement())) {
         // Refuse before connecting: without operator mode no write statement is ever sent, and a
-        // library that frees its locks another way (Quartz, db-scheduler, graphile-worker,
-        // Liquibase) is never written to behind its back.
+        // library that frees its locks in a way the console does not copy (Quartz's recovery) is
+        // never written to behind its back.
         for (const auto& t : targets) {
             ForceExpireOutcome o;
             o.target = t;
@@ -605,7 +674,7 @@ QString HolderEvidence::summary() const
 
 HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessions,
                             bool sessionsKnown, double serverNow, const LeasePolicy& policy,
-                            const LeaseTableConfig* table)
+                            const LeaseTableConfig* table, const HolderPresence::Seen* seen)
 {
     HolderEvidence ev;
     const LeaseTrack& t = e.track;
@@ -631,7 +700,8 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
     case LeaseState::Stale:
         ev.forDead << QStringLiteral("expired %1 ago and not taken over")
                           .arg(formatDuration(serverNow - t.row.expiresAt.value_or(serverNow)));
-        ev.forDead << renewal + QStringLiteral(" (") + window + QStringLiteral(")");
+        if (policy.expectRenewals) // a library that never renews (Liquibase, ShedLock): no renewal to miss
+            ev.forDead << renewal + QStringLiteral(" (") + window + QStringLiteral(")");
         break;
     case LeaseState::RenewalOverdue:
         ev.forDead << QStringLiteral("renewal overdue: ") + renewal + QStringLiteral(" (") + window +
@@ -674,6 +744,7 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
     }
 
     // Sessions from the holder's host.
+    bool holderGone = false;
     ev.sessionsKnown = sessionsKnown;
     if (!sessionsKnown) {
         ev.unknowns << QStringLiteral("the session list is not available: cannot tell whether the holder's "
@@ -681,8 +752,13 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
     } else if (ev.holderHost.isEmpty()) {
         ev.unknowns << QStringLiteral("the holder has no host part: its sessions cannot be matched");
     } else {
+        // Liquibase's holder names its address too ("buildbox (10.0.0.5)"): a JDBC session shows
+        // only the address, so either speaks for the host.
+        const QString address = table && table->holderFormat == LeaseTableConfig::HolderFormat::HostAddress
+                                    ? e.holder.token
+                                    : QString();
         for (const SessionRow& s : sessions)
-            if (sessionFromHost(s, ev.holderHost))
+            if (sessionFromHost(s, ev.holderHost) || (!address.isEmpty() && sessionFromHost(s, address)))
                 ev.hostSessions.push_back(s);
         const bool sessionless = table && !table->sessionsShowHolder;
         if (!ev.hostSessions.empty()) {
@@ -692,6 +768,12 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
             ev.forAlive << QStringLiteral("%1 session(s) from host %2 still connected (pid %3)")
                                .arg(ev.hostSessions.size())
                                .arg(ev.holderHost, pids.join(QStringLiteral(", ")));
+        } else if (sessionless && seen && seen->goneSince) {
+            ev.forDead << QStringLiteral("%1 session(s) from host %2 were connected while it held the lock (last seen "
+                                         "%3 ago); none has been since")
+                              .arg(seen->sessions)
+                              .arg(ev.holderHost, formatDuration(serverNow - *seen->lastSeen));
+            holderGone = true;
         } else if (sessionless) {
             // A host name against client addresses and driver names ("PostgreSQL JDBC Driver"):
             // no match is no evidence. Until lock_until the console cannot tell a running job
@@ -706,11 +788,12 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
             ev.forDead << QStringLiteral("no session from host %1 is connected").arg(ev.holderHost);
         }
     }
-    // Dead only when the lease itself says so (no renewal within its window) and no session from
-    // its host speaks against it. A lease without expiry ("cannot tell") counts as alive.
+    // Dead only when the lease itself says so (no renewal within its window), or a lock that keeps
+    // no session lost the sessions its host had, and no session from its host speaks against it.
+    // A lease without expiry ("cannot tell") counts as alive.
     const bool leaseDead = ev.state == LeaseState::Stale || ev.state == LeaseState::RenewalOverdue ||
                            ev.state == LeaseState::Released;
-    ev.looksAlive = !leaseDead || !ev.hostSessions.empty();
+    ev.looksAlive = !(leaseDead || holderGone) || !ev.hostSessions.empty();
     return ev;
 }
 

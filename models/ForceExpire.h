@@ -11,8 +11,11 @@
 //   SET LOCAL lock_timeout / statement_timeout (via set_config(…, true), so values are bound),
 //   so a renewer holding the row lock makes us fail fast instead of hanging.
 // - The row is never deleted: only the expiry column is set to the server's now(), in the column's
-//   own type (naive UTC: now() AT TIME ZONE 'UTC'; a named zone: now() AT TIME ZONE $zone).
+//   own type (naive UTC: now() AT TIME ZONE 'UTC'; a named zone: now() AT TIME ZONE $zone), or a
+//   catalogue table is freed with its library's own release statement (Liquibase's unlock,
+//   graphile-worker's reset, db-scheduler's revive), compared on the row as shown all the same.
 // - Nothing is retried silently: each lease gets exactly one attempt and one outcome in words.
+#include "Findings.h"
 #include "LeaseModel.h"
 #include "domain/LeaseTable.h"
 #include "domain/Snapshot.h"
@@ -72,6 +75,7 @@ struct ForceExpireOutcome
     QString dbRole;                         // current_user of the write connection
     bool serverAudited = false;             // a row was written to the server-side audit table
     QString refusal; // for NotAllowed with operator mode on: the library frees its locks its own way
+    QString releasedAs; // for Expired by a library's own release: what it did (LeaseTableConfig::release)
     pg::PgError error;                      // for the failing kinds
 
     bool changed() const { return kind == Kind::Expired; }
@@ -149,9 +153,11 @@ struct HolderEvidence
 // session from its host is connected; everything else (including "cannot tell") counts as alive.
 // `table`, when known, brings its library's limits: ShedLock keeps no session open while it holds a
 // lock and names its holder by host name only, so a missing session there says nothing.
+// `seen`, for such a library, is what the console saw of the holder's host while it held the lock
+// (HolderPresence): its sessions seen, then gone, speak for a crashed holder.
 HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessions,
                             bool sessionsKnown, double serverNow, const LeasePolicy& policy,
-                            const LeaseTableConfig* table = nullptr);
+                            const LeaseTableConfig* table = nullptr, const HolderPresence::Seen* seen = nullptr);
 
 // Whether a session comes from `host`: client_addr equal to it (prefix length ignored), or the
 // application name containing it as a whole word (case-insensitive).

@@ -80,6 +80,11 @@ public:
     const QString& tableName() const { return tableName_; }
     const QStringList& tablesFound() const { return tablesFound_; }
     int tableCount() const { return rules_.tables ? int(rules_.tables->size()) : 0; }
+    const std::vector<LeaseTableConfig>& tables() const
+    {
+        static const std::vector<LeaseTableConfig> none;
+        return rules_.tables ? *rules_.tables : none;
+    }
     // The table a row comes from (its scheme's rules and words), or null.
     const LeaseTableConfig* tableAt(int row) const { return tableOf(rows_[size_t(row)]); }
     // The rules a row is judged by: the profile's policy with its table's scheme.

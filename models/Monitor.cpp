@@ -123,7 +123,8 @@ void Monitor::onSnapshot(const Snapshot& s)
         outageBegan_ = {};
         outageFinding_.reset();
         deadlocks_.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-        ownFindings_ = collectFindings(s, leases_, &deadlocks_);
+        presence_.observe(s, leases_);
+        ownFindings_ = collectFindings(s, leases_, &deadlocks_, &presence_);
         publishFindings();
     } else if (!outageBegan_.isError()) {
         outageBegan_ = s.error;
@@ -136,7 +137,8 @@ void Monitor::onLeasesFilled()
 {
     // The refresh that brought the rows had no lease findings yet: now it has.
     if (last_.ok) {
-        ownFindings_ = collectFindings(last_, leases_, &deadlocks_);
+        presence_.observe(last_, leases_);
+        ownFindings_ = collectFindings(last_, leases_, &deadlocks_, &presence_);
         publishFindings();
     }
     Q_EMIT leasesFilled();

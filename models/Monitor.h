@@ -33,6 +33,7 @@ public:
     FindingsModel* findings() { return &findings_; }
     const FindingsModel* findings() const { return &findings_; }
     const DeadlockWindow& deadlocks() const { return deadlocks_; }
+    const HolderPresence& holderPresence() const { return presence_; }
     const Snapshot& lastSnapshot() const { return last_; }
     // Whether any refresh succeeded yet: "disconnected" (data from before) or never connected.
     bool hasRefreshed() const { return refreshedOk_; }
@@ -95,6 +96,7 @@ private:
     std::vector<Finding> ownFindings_;                    // the last refresh's collectFindings()
     std::map<QString, std::vector<Finding>> external_;    // by source
     DeadlockWindow deadlocks_;
+    HolderPresence presence_;
     Snapshot last_;
     std::deque<Snapshot> deferred_; // refreshes that came while the leases were loading (a few)
     bool refreshedOk_ = false;

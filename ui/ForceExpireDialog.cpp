@@ -43,7 +43,7 @@ QString sessionText(const SessionRow& s)
 }
 } // namespace
 
-ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, const QString& tableName,
+ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, const LeaseTableConfig& table,
                                      QWidget* parent)
     : QDialog(parent), items_(std::move(items))
 {
@@ -51,7 +51,7 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
     setObjectName(QStringLiteral("forceExpireDialog"));
 
     QString html =
-        QStringLiteral("<p>Table <b>%1</b>. Times are on the database's clock.</p>").arg(esc(tableName));
+        QStringLiteral("<p>Table <b>%1</b>. Times are on the database's clock.</p>").arg(esc(table.qualifiedName()));
     for (const Item& it : items_) {
         const LeaseRow& r = it.entry.track.row;
         const HolderEvidence& ev = it.evidence;
@@ -61,11 +61,14 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
         QString holder;
         if (!r.holder)
             holder = tr("(no holder)");
-        else if (it.entry.holder.structured)
+        else if (it.entry.holder.structured && it.entry.holder.pid > 0)
             holder = tr("host <b>%1</b>, pid <b>%2</b> <span style='color:#757575'>(%3)</span>")
                          .arg(esc(it.entry.holder.host))
                          .arg(it.entry.holder.pid)
                          .arg(esc(*r.holder));
+        else if (it.entry.holder.structured) // the library's holder carries no pid (a host name)
+            holder = tr("host <b>%1</b> <span style='color:#757575'>(%2)</span>")
+                         .arg(esc(it.entry.holder.host), esc(*r.holder));
         else
             holder = QStringLiteral("<b>%1</b>").arg(esc(*r.holder));
         QString expiry = QStringLiteral("—");
@@ -104,11 +107,15 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
     details_->setHtml(html);
     details_->setMinimumSize(640, 260);
 
+    const QString action = table.releasedByLibraryStatement()
+                               ? tr("Each lock is %1.").arg(esc(table.release.words))
+                               : tr("Each lease's expiry is set to the server's now(); the row stays.");
     consequences_ = new QLabel(
-        tr("<b>What will follow.</b> Each lease's expiry is set to the server's now(); the row stays. "
+        tr("<b>What will follow.</b> %1 "
            "Another instance may take the lease at its next attempt. If the old holder is still running it "
            "may keep working, so <b>the work may run twice</b>: this lease scheme has no fencing token. "
-           "Nothing is retried: each lease is tried once and you see what happened."),
+           "Nothing is retried: each lease is tried once and you see what happened.")
+            .arg(action),
         this);
     consequences_->setObjectName(QStringLiteral("consequences"));
     consequences_->setWordWrap(true);

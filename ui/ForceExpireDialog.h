@@ -23,7 +23,9 @@ public:
         HolderEvidence evidence;
         ForceExpireTarget target;
     };
-    ForceExpireDialog(std::vector<Item> items, double serverNow, const QString& tableName,
+    // `table`: where the leases are, and how they are freed (its library's own release, or the
+    // expiry set to now).
+    ForceExpireDialog(std::vector<Item> items, double serverNow, const LeaseTableConfig& table,
                       QWidget* parent = nullptr);
 
     const std::vector<Item>& items() const { return items_; }

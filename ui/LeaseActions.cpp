@@ -146,14 +146,13 @@ void LeaseActions::forceExpireSelected()
         ForceExpireDialog::Item it;
         it.entry = model->entry(src.row()); // a copy: what the operator sees now is what the CAS checks
         it.evidence = assessHolder(it.entry, snap.sessions, sessionsKnown, now, model->policyAt(src.row()),
-                                   model->tableAt(src.row()));
+                                   model->tableAt(src.row()), monitor_->holderPresence().seen(it.entry.key));
         it.target = targetFor(it.entry, it.evidence);
         items.push_back(std::move(it));
     }
     if (items.empty())
         return;
-    auto* dlg = new ForceExpireDialog(std::move(items), now,
-                                      table ? table->qualifiedName() : monitor_->config().leases.qualifiedName(),
+    auto* dlg = new ForceExpireDialog(std::move(items), now, table ? *table : monitor_->config().leases,
                                       view_->window());
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     dialog_ = dlg;

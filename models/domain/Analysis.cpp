@@ -101,6 +101,8 @@ QString findingKindKey(FindingKind k)
         return QStringLiteral("leases_unreadable");
     case FindingKind::ServerNotAnswering:
         return QStringLiteral("server_not_answering");
+    case FindingKind::HolderGone:
+        return QStringLiteral("holder_gone");
     }
     return {};
 }

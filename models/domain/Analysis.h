@@ -115,6 +115,7 @@ enum class FindingKind {
     BouncerSlotHoldsLock,
     LeasesUnreadable,
     ServerNotAnswering,
+    HolderGone, // a lock that keeps no session (ShedLock): its holder's host disconnected, the lock held on
 };
 QString findingKindKey(FindingKind k);
 

@@ -142,15 +142,26 @@ LeaseTableConfig dbScheduler()
                    {QStringLiteral("picked"), QStringLiteral("bool")},
                    {QStringLiteral("picked_by"), QStringLiteral("text")},
                    {QStringLiteral("last_heartbeat"), QStringLiteral("timestamptz")},
+                   {QStringLiteral("execution_time"), QStringLiteral("timestamptz")},
                    {QStringLiteral("version"), QStringLiteral("int")}};
     c.writerUsesAppClock = true;
     c.scheme = QStringLiteral("db-scheduler");
     c.library = QStringLiteral("db-scheduler");
     c.holderFormat = LeaseTableConfig::HolderFormat::Host; // SchedulerName.Hostname
-    c.forceExpireRefusal = QStringLiteral(
-        "db-scheduler revives a dead execution itself (its DeadExecutionHandler reschedules it once the "
-        "heartbeat is 30 min old); a running scheduler does it within 10 min of that.");
+    // Force-expire revives the execution as db-scheduler's default DeadExecutionHandler does
+    // (task/DeadExecutionHandler.java, ReviveDeadExecution: reschedule to now), in the form of
+    // JdbcTaskRepository.reschedule + jdbc/ExecutionUpdate.java: picked = false, picked_by = null,
+    // last_heartbeat = null, execution_time = now, version = version + 1 (WHERE … AND version = ?).
+    // The new version makes the old run's heartbeat and completion (both … AND version = ?) miss.
+    c.release.set = "picked = FALSE, picked_by = NULL, last_heartbeat = NULL, execution_time = now(), "
+                    "version = version + 1";
+    c.release.words = QStringLiteral(
+        "rescheduled to now as db-scheduler's ReviveDeadExecution does (picked = false, version + 1: the old "
+        "run's heartbeat and completion no longer match)");
     c.staleMeaning = QStringLiteral("no heartbeat for 30 min: a dead execution");
+    c.staleFix = QStringLiteral(
+        "A running scheduler revives it by itself within 10 min (ReviveDeadExecution); if none runs, "
+        "force-expire revives it now the same way.");
     c.staleSeverity = 2;
     return c;
 }
@@ -174,6 +185,8 @@ LeaseTableConfig graphileJobs()
     c.exprs.where = "locked_at IS NOT NULL";
     c.signature = {{QStringLiteral("id"), QStringLiteral("int")},
                    {QStringLiteral("key"), QStringLiteral("text")},
+                   {QStringLiteral("job_queue_id"), QStringLiteral("int")},
+                   {QStringLiteral("run_at"), QStringLiteral("timestamptz")},
                    {QStringLiteral("locked_at"), QStringLiteral("timestamptz")},
                    {QStringLiteral("locked_by"), QStringLiteral("text")},
                    {QStringLiteral("task_id"), QStringLiteral("int")}};
@@ -181,10 +194,23 @@ LeaseTableConfig graphileJobs()
     c.library = QStringLiteral("graphile-worker");
     c.holderFormat = LeaseTableConfig::HolderFormat::Opaque; // pool-<18 hex>
     c.expectRenewals = false;
-    c.forceExpireRefusal = QStringLiteral(
-        "graphile-worker frees locks older than 4 hours itself (resetLockedAt, every 8–10 min); to free a "
-        "dead worker's jobs now, run SELECT graphile_worker.force_unlock_workers(ARRAY['<locked_by>']).");
+    // Force-expire frees the job as graphile-worker frees a stale lock itself (src/sql/resetLockedAt.ts:
+    // locked_at = null, locked_by = null, run_at = greatest(run_at, now())), and the job's queue
+    // with it where the same worker holds it (src/sql/returnJobs.ts: … from j where job_queues.id =
+    // j.job_queue_id and job_queues.locked_by = $1), as force_unlock_workers (sql/000016.sql) does
+    // for all of a worker's jobs and queues.
+    c.release.set = "locked_at = NULL, locked_by = NULL, run_at = greatest(run_at, now())";
+    c.release.returning = "l.job_queue_id";
+    c.release.also = "UPDATE {schema}._private_job_queues AS q SET locked_at = NULL, locked_by = NULL FROM u "
+                     "WHERE q.id = u.job_queue_id AND q.locked_by = {holder}";
+    c.release.words = QStringLiteral(
+        "unlocked as graphile-worker's own resetLockedAt does (locked_at and locked_by cleared, run_at no "
+        "earlier than now), with its queue where the same worker holds it");
     c.staleMeaning = QStringLiteral("locked for more than 4 h; graphile-worker frees it within 10 min");
+    c.staleFix = QStringLiteral(
+        "graphile-worker frees it by itself within 10 min (resetLockedAt); force-expire frees it now the same "
+        "way, or SELECT graphile_worker.force_unlock_workers(ARRAY['<locked_by>']) frees all of a dead "
+        "worker's jobs.");
     c.staleSeverity = 2;
     return c;
 }
@@ -196,10 +222,18 @@ LeaseTableConfig graphileQueues()
     LeaseTableConfig c = graphileJobs();
     c.table = QStringLiteral("_private_job_queues");
     c.exprs.name = "'queue ' || queue_name";
-    c.signature = {{QStringLiteral("queue_name"), QStringLiteral("text")},
+    c.signature = {{QStringLiteral("id"), QStringLiteral("int")},
+                   {QStringLiteral("queue_name"), QStringLiteral("text")},
                    {QStringLiteral("locked_at"), QStringLiteral("timestamptz")},
                    {QStringLiteral("locked_by"), QStringLiteral("text")}};
     c.scheme = QStringLiteral("graphile-worker-queue");
+    // A queue is freed with the job the same worker holds in it (resetLockedAt.ts frees both).
+    c.release.set = "locked_at = NULL, locked_by = NULL";
+    c.release.returning = "l.id AS queue_id";
+    c.release.also = "UPDATE {schema}._private_jobs AS j SET locked_at = NULL, locked_by = NULL, run_at = "
+                     "greatest(j.run_at, now()) FROM u WHERE j.job_queue_id = u.queue_id AND j.locked_by = {holder}";
+    c.release.words = QStringLiteral(
+        "unlocked as graphile-worker's own resetLockedAt does, with the job the same worker holds in it");
     return c;
 }
 
@@ -232,10 +266,16 @@ LeaseTableConfig liquibase()
     c.library = QStringLiteral("Liquibase");
     c.holderFormat = LeaseTableConfig::HolderFormat::HostAddress;
     c.expectRenewals = false;
-    c.forceExpireRefusal = QStringLiteral(
-        "Liquibase's own way to free a stuck changelog lock is `liquibase release-locks` (it sets LOCKED = "
-        "FALSE); run it once no migration is running.");
+    // Force-expire is Liquibase's own unlock (UnlockDatabaseChangeLogGenerator.java, what
+    // `liquibase release-locks` runs), compared with the holder and the grant time as shown.
+    c.release.set = "locked = FALSE, lockgranted = NULL, lockedby = NULL";
+    c.release.words = QStringLiteral(
+        "unlocked as Liquibase's own release does (what \"liquibase release-locks\" runs: LOCKED = FALSE, "
+        "LOCKEDBY and LOCKGRANTED cleared)");
     c.staleMeaning = QStringLiteral("held for more than 10 min: a migration that died or hangs");
+    c.staleFix = QStringLiteral(
+        "If no migration is running any more (no session from the holder's host), free it with force-expire "
+        "or `liquibase release-locks`; Liquibase never frees it by itself.");
     return c;
 }
 

@@ -245,21 +245,25 @@ QByteArray asInstant(const QByteArray& quotedCol, LeaseTableConfig::TimeKind kin
 }
 } // namespace
 
+QByteArray LeaseTableConfig::zoned(QByteArray expr, const QByteArray& zoneParam) const
+{
+    // {zone}: the zone naive wall time was written in (timeKindApplies()).
+    const QByteArray zoneRef = timeKind == TimeKind::NaiveZone ? zoneParam + "::text"
+                               : timeKind == TimeKind::NaiveUtc ? QByteArray("'UTC'")
+                                                                : QByteArray("current_setting('TimeZone')");
+    return expr.replace("{zone}", zoneRef);
+}
+
 namespace {
 // The four columns as a select list: name::text, holder::text, taken-at and expires-at as epochs.
 // `zoneParam` is the placeholder number of this table's zone, when it has one.
 QByteArray leaseColumns(const pg::Connection& conn, const LeaseTableConfig& cfg, int zoneParam)
 {
     if (cfg.mappedByExpressions()) {
-        // {zone}: the zone naive wall time was written in (timeKindApplies()).
-        const QByteArray zone = cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone
-                                    ? "$" + QByteArray::number(zoneParam) + "::text"
-                                : cfg.timeKind == LeaseTableConfig::TimeKind::NaiveUtc
-                                    ? QByteArray("'UTC'")
-                                    : QByteArray("current_setting('TimeZone')");
-        auto zoned = [&](QByteArray e) { return e.replace("{zone}", zone); };
+        const QByteArray zone = "$" + QByteArray::number(zoneParam);
         return "(" + cfg.exprs.name + ")::text, (" + cfg.exprs.holder + ")::text, date_part('epoch', " +
-               zoned(cfg.exprs.takenAt) + "), date_part('epoch', " + zoned(cfg.exprs.expiresAt) + ")";
+               cfg.zoned(cfg.exprs.takenAt, zone) + "), date_part('epoch', " + cfg.zoned(cfg.exprs.expiresAt, zone) +
+               ")";
     }
     const QByteArray taken = asInstant(conn.quoteIdentifier(cfg.takenAtColumn), cfg.timeKind, zoneParam);
     const QByteArray expires = asInstant(conn.quoteIdentifier(cfg.expiresAtColumn), cfg.timeKind, zoneParam);

@@ -57,6 +57,9 @@ struct LeaseTableConfig
     // read naive wall time through the placeholder {zone} (Liquibase: the writer session's zone,
     // this database's unless set per table: `--time-kind Europe/Berlin`).
     bool timeKindApplies() const { return !mappedByExpressions() || exprs.takenAt.contains("{zone}"); }
+    // An expression with {zone} replaced by the zone its naive times are read in: `zoneParam` (a
+    // bound "$n") for a named zone, 'UTC', or the session's TimeZone.
+    QByteArray zoned(QByteArray expr, const QByteArray& zoneParam) const;
     QString library; // "ShedLock"; empty for the mission's own table
     QString label() const { return library.isEmpty() ? QStringLiteral("leases") : library; }
     // The columns a table needs to be read with this mapping (signature, or the four mapped ones).
@@ -70,9 +73,29 @@ struct LeaseTableConfig
     // Renewals come every `renewShare` of the TTL (the mission: TTL/4; River every 5 s of 15;
     // Oban and Quartz every half): a renewal is overdue a quarter TTL after that.
     double renewShare = 0.25;
-    // Empty: force-expire sets the expiry column to now, which is how this library frees a lease
-    // (or how its next taker sees it free). Otherwise why it is not offered and the library's own way.
+    // Empty: force-expire is offered, done as `release` says or (a table mapped by columns) by
+    // setting the expiry column to now, which is how that library frees a lease or how its next
+    // taker sees it free. Otherwise why it is not offered and the library's own way.
     QString forceExpireRefusal;
+    // A catalogue table's own release, copied from the library's source, for force-expire: the SET
+    // list over its own columns, run as a compare-and-set on the row as shown. `returning` adds
+    // columns of the released row for `also`, a second UPDATE of the same release in the same
+    // statement (graphile-worker frees a job's queue with it) over the released rows `u`, with
+    // {schema} for the table's quoted schema and {holder} for the holder as shown. Fixed text from
+    // the catalogue, never from input.
+    struct Release
+    {
+        QByteArray set;
+        QByteArray returning;
+        QByteArray also;
+        QString words; // what it does, for the dialog and the outcome: "LOCKED = FALSE, as … does"
+        bool operator==(const Release&) const = default;
+    };
+    Release release;
+    bool releasedByLibraryStatement() const { return !release.set.isEmpty(); }
+    // The finding's way out when the lease is stale by the library's own rule (empty: wait for
+    // the library to take it over).
+    QString staleFix;
     // What stale means for it, for the Leases page and the findings ("ran past 4 h: graphile-worker
     // resets it within 10 min").
     QString staleMeaning;

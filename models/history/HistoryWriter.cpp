@@ -658,7 +658,8 @@ bool HistoryWriter::recordPool(const Snapshot& s, qint64 refreshId)
 bool HistoryWriter::recordFindings(const Snapshot& s, qint64 refreshId)
 {
     deadlocks_.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-    const std::vector<Finding> findings = collectFindings(s, leases_, &deadlocks_);
+    presence_.observe(s, leases_);
+    const std::vector<Finding> findings = collectFindings(s, leases_, &deadlocks_, &presence_);
     QSqlQuery q(conn_->db());
     QSet<QString> now;
     for (const Finding& f : findings) {

@@ -158,6 +158,7 @@ private:
     qint64 clockMs_ = 1;
     LeaseModel leases_;
     DeadlockWindow deadlocks_;
+    HolderPresence presence_;
     PoolHistory pool_;
     QHash<QString, qint64> leaseIds_;
     // Node-based: a record's address stays put, so byRow_ can point at it.

@@ -205,7 +205,7 @@ private Q_SLOTS:
         o.kind = Kind::Renewed;
         QVERIFY(o.text().contains("renewed it since it was shown (so it is alive) — new expiry in 25 s"));
         o.kind = Kind::Gone;
-        QCOMPARE(o.text(), QStringLiteral("not changed: the lease no longer exists"));
+        QCOMPARE(o.text(), QStringLiteral("not changed: the lease no longer exists or is no longer held"));
         o.kind = Kind::NoPrivilege;
         o.dbRole = "monitor";
         o.privilegeNeeded = "UPDATE on public.leases";

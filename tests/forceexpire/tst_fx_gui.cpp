@@ -38,6 +38,23 @@ int rowOf(QTableView* table, const QString& name)
             return r;
     return -1;
 }
+// Saves the dialog as `shot`, confirms it, and tells whether its one lease was expired.
+bool confirmedAndExpired(ui::LeaseActions& actions, ui::ForceExpireDialog* dlg, const QString& shot)
+{
+    const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+    QDir().mkpath(shots);
+    dlg->grab().save(shots + "/" + shot);
+    QSignalSpy finished(&actions, &ui::LeaseActions::finished);
+    QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
+    if (!finished.wait(10000) && finished.isEmpty())
+        return false;
+    const auto outcomes = finished.at(0).at(0).value<std::vector<ForceExpireOutcome>>();
+    if (outcomes.size() != 1 || outcomes.front().kind != ForceExpireOutcome::Kind::Expired) {
+        qWarning("outcome: %s", outcomes.empty() ? "none" : qPrintable(outcomes.front().text()));
+        return false;
+    }
+    return true;
+}
 } // namespace
 
 class TestFxGui : public QObject
@@ -335,16 +352,42 @@ private Q_SLOTS:
         QVERIFY(!dlg->confirmButton()->isEnabled()); // the clock confirmation is its own
         dlg->clockCheckBox()->click();
         QVERIFY(dlg->confirmButton()->isEnabled());
-        const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
-        QDir().mkpath(shots);
-        dlg->grab().save(shots + "/test-force-expire-writer-behind.png");
         // Confirmed twice: the lease (stale by the server's clock) is expired.
-        QSignalSpy finished(&actions, &ui::LeaseActions::finished);
-        QTest::mouseClick(dlg->confirmButton(), Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
-        const auto outcomes = finished.at(0).at(0).value<std::vector<ForceExpireOutcome>>();
-        QCOMPARE(outcomes.size(), size_t(1));
-        QVERIFY2(outcomes.front().kind == ForceExpireOutcome::Kind::Expired, qPrintable(outcomes.front().text()));
+        QVERIFY(confirmedAndExpired(actions, dlg, "test-force-expire-writer-behind.png"));
+        dlg->close();
+    }
+
+    // A stuck Liquibase changelog lock from the window: the dialog says it is Liquibase's own
+    // release, and confirming frees it that way (LOCKED = FALSE, the row kept).
+    void liquibaseLockIsFreedTheLibrarysWay()
+    {
+        test::TestDatabase db("fx_liquibase");
+        db.exec("CREATE TABLE databasechangeloglock (id int PRIMARY KEY, locked boolean NOT NULL, lockgranted "
+                "timestamp, lockedby varchar(255)); INSERT INTO databasechangeloglock VALUES (1, TRUE, "
+                "localtimestamp - interval '25 min', 'ci-runner (10.0.0.9)')");
+        PollerConfig cfg = monitorConfig(db.dsn(), true);
+        cfg.leases = *LeaseTableConfig::preset("liquibase");
+        Monitor monitor(cfg);
+        ui::LeasesView view(monitor.leases());
+        ui::LeaseActions actions(&view, &monitor, nullptr);
+        view.show();
+        monitor.start();
+        QTRY_COMPARE_WITH_TIMEOUT(view.table()->model()->rowCount(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(monitor.leases()->stateAt(0), LeaseState::Stale, 5000);
+        view.table()->selectRow(0);
+        actions.forceExpireAction()->trigger();
+        QTRY_VERIFY(actions.dialog() && actions.dialog()->isVisible());
+        ui::ForceExpireDialog* dlg = actions.dialog();
+        QVERIFY(!dlg->aliveCheckBox()->isVisible()); // stale, no session from ci-runner or 10.0.0.9
+        QVERIFY(dlg->confirmButton()->isEnabled());
+        QVERIFY(confirmedAndExpired(actions, dlg, "test-force-expire-liquibase.png"));
+        QCOMPARE(db.value("SELECT format('%s|%s', locked, lockedby IS NULL) FROM databasechangeloglock"),
+                 QStringLiteral("f|t"));
+        // No longer held: the row goes (or reads released), and with it the stale finding.
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.leases()->rowCount() == 0 ||
+                                     monitor.leases()->stateAt(0) == LeaseState::Released,
+                                 10000);
+        dlg->grab().save(qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots/test-force-expire-liquibase-done.png");
         dlg->close();
     }
 

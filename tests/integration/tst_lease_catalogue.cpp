@@ -3,6 +3,9 @@
 // and commits are in models/domain/LeaseSchemes.cpp); only the values bound to their placeholders
 // are ours. The console is run as a user would, without --preset or --table: it must find every
 // table, judge each row by its library's rules, and raise nothing for a library at rest.
+#include "ForceExpire.h"
+#include "Monitor.h"
+#include "Poller.h"
 #include "TestCluster.h"
 
 #include <QJsonArray>
@@ -122,12 +125,13 @@ QString shedlockTake(const QString& name, const QString& by, int lockAtMostForS)
         .arg(name, by)
         .arg(lockAtMostForS);
 }
-QString shedlockRelease(const QString& name, const QString& by)
+QString shedlockRelease(const QString& name, const QString& by, int lockAtLeastForS = 0)
 {
-    return QStringLiteral("UPDATE shedlock SET lock_until = CASE WHEN locked_at + make_interval(secs => 0) > "
-                          "timezone('utc', CURRENT_TIMESTAMP) THEN locked_at + make_interval(secs => 0) ELSE "
+    return QStringLiteral("UPDATE shedlock SET lock_until = CASE WHEN locked_at + make_interval(secs => %3) > "
+                          "timezone('utc', CURRENT_TIMESTAMP) THEN locked_at + make_interval(secs => %3) ELSE "
                           "timezone('utc', CURRENT_TIMESTAMP) END WHERE name = '%1' AND locked_by = '%2'")
-        .arg(name, by);
+        .arg(name, by)
+        .arg(lockAtLeastForS);
 }
 
 // River, internal/dbsqlc/river_leader.sql: LeaderDeleteExpired + LeaderAttemptElect (one
@@ -225,6 +229,35 @@ QString liquibaseLock(const QString& by)
 }
 const char* kLiquibaseUnlock =
     "UPDATE public.databasechangeloglock SET LOCKED = FALSE, LOCKEDBY = NULL, LOCKGRANTED = NULL WHERE ID = 1";
+
+// Force-expire as the window does it: the row `name` of the catalogue table `scheme` as one
+// monitoring refresh shows it, then the compare-and-set on it.
+struct Forced
+{
+    lw::ForceExpireOutcome::Kind kind = lw::ForceExpireOutcome::Kind::Failed;
+    QString text;
+};
+lw::ForceExpireTarget shownRow(const QString& dsn, const char* scheme, const QString& name)
+{
+    lw::PollerConfig cfg;
+    cfg.connect.dsn = dsn;
+    cfg.leases = *lw::LeaseTableConfig::preset(QString::fromLatin1(scheme));
+    lw::Poller poller(cfg);
+    const lw::Snapshot s = poller.refreshOnce();
+    for (const lw::LeaseRow& r : s.leases)
+        if (r.name == name)
+            return lw::ForceExpireTarget{r.name, r.holder, r.takenAt, r.expiresAt, false};
+    throw std::runtime_error("not shown: " + name.toStdString());
+}
+Forced forceShown(const QString& dsn, const char* scheme, const lw::ForceExpireTarget& t)
+{
+    lw::PollerConfig cfg;
+    cfg.connect.dsn = dsn;
+    cfg.operatorMode = true;
+    cfg.leases = *lw::LeaseTableConfig::preset(QString::fromLatin1(scheme));
+    const auto out = lw::forceExpire(lw::forceExpireRequestFor(cfg), {t});
+    return {out.at(0).kind, out.at(0).text()};
+}
 
 } // namespace
 
@@ -415,7 +448,7 @@ private Q_SLOTS:
                                       {"expire", db.dsn(), "QuartzScheduler / node-dead", "--holder", "node-dead",
                                        "--operator", "--even-if-alive"});
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains("clusterRecover"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("clusterRecover"), qPrintable(r.err)); // names the library's own way
         QCOMPARE(db.value("SELECT last_checkin_time FROM qrtz_scheduler_state"), before);
         QCOMPARE(db.value("SELECT count(*) FROM qrtz_scheduler_state"), QStringLiteral("1"));
 
@@ -426,6 +459,147 @@ private Q_SLOTS:
         QCOMPARE(db.value("SELECT lock_until <= timezone('utc', CURRENT_TIMESTAMP) FROM shedlock WHERE name = 'report'"),
                  QStringLiteral("t"));
         QCOMPARE(db.value("SELECT locked_by FROM shedlock WHERE name = 'report'"), QStringLiteral("web-1"));
+    }
+
+    // Where the library frees a lock with a statement of its own, force-expire is that statement,
+    // run as the same compare-and-set on the row as shown: Liquibase's unlock (the row kept),
+    // graphile-worker's reset (the job's queue with it), db-scheduler's revive (a new version, so
+    // the dead run's late heartbeat misses). A lock that changed hands or was taken again since it
+    // was shown is left alone.
+    void forceExpireIsTheLibrarysOwnRelease()
+    {
+        using Kind = lw::ForceExpireOutcome::Kind;
+        lw::test::TestDatabase db("catalogue_release");
+        db.exec(QString::fromLatin1(kLiquibaseDdl));
+        db.exec(QString::fromLatin1(kGraphileDdl));
+        db.exec(QString::fromLatin1(kDbSchedulerDdl));
+        const QString lockId = QStringLiteral("changelog lock 1");
+
+        // Liquibase, from the command line: a lock granted 20 min ago, no session from its host.
+        db.exec(liquibaseLock("buildbox (10.0.0.5)"));
+        db.exec("UPDATE databasechangeloglock SET lockgranted = lockgranted - interval '20 min'");
+        auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN),
+                                      {"expire", db.dsn(), lockId, "--holder", "buildbox (10.0.0.5)", "--operator"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QCOMPARE(db.value("SELECT format('%s|%s|%s', locked, lockedby IS NULL, lockgranted IS NULL) FROM "
+                          "databasechangeloglock WHERE id = 1"),
+                 QStringLiteral("f|t|t"));
+        QCOMPARE(db.value("SELECT count(*) FROM databasechangeloglock"), QStringLiteral("1"));
+        const Snap after = snapshot(db.dsn());
+        QCOMPARE(rowsByScheme(after).value("liquibase").size(), 0);
+        QVERIFY2(leaseFindings(after).isEmpty(), qPrintable(after.out));
+
+        // Shown held by buildbox; released and taken by ci-2 before the operator confirmed.
+        db.exec(liquibaseLock("buildbox (10.0.0.5)"));
+        lw::ForceExpireTarget shown = shownRow(db.dsn(), "liquibase", lockId);
+        db.exec(QString::fromLatin1(kLiquibaseUnlock));
+        db.exec(liquibaseLock("ci-2 (10.0.0.6)"));
+        Forced f = forceShown(db.dsn(), "liquibase", shown);
+        QVERIFY2(f.kind == Kind::ChangedHands, qPrintable(f.text));
+        QCOMPARE(db.value("SELECT lockedby FROM databasechangeloglock WHERE locked"), QStringLiteral("ci-2 (10.0.0.6)"));
+        // … or taken again by the same host: the grant time moved, so it is another run.
+        shown = shownRow(db.dsn(), "liquibase", lockId);
+        db.exec(QString::fromLatin1(kLiquibaseUnlock));
+        QThread::msleep(20);
+        db.exec(liquibaseLock("ci-2 (10.0.0.6)"));
+        f = forceShown(db.dsn(), "liquibase", shown);
+        QVERIFY2(f.kind == Kind::Retaken, qPrintable(f.text));
+        QCOMPARE(db.value("SELECT locked FROM databasechangeloglock"), QStringLiteral("t"));
+
+        // graphile-worker: a job locked 5 h ago with its queue, beside another worker's job.
+        db.exec(graphileAddJob("email-old", "q-old"));
+        db.exec(graphileTake("pool-aaaaaaaaaaaaaaaaaa", 5 * 3600));
+        db.exec(graphileAddJob("email-new", "q-new"));
+        db.exec(graphileTake("pool-bbbbbbbbbbbbbbbbbb", 60));
+        f = forceShown(db.dsn(), "graphile-worker", shownRow(db.dsn(), "graphile-worker", "email-old"));
+        QVERIFY2(f.kind == Kind::Expired, qPrintable(f.text));
+        const QString job = "SELECT format('%s|%s|%s', j.locked_by IS NULL, q.locked_by IS NULL, j.attempts) FROM "
+                            "graphile_worker._private_jobs j JOIN graphile_worker._private_job_queues q ON q.id = "
+                            "j.job_queue_id WHERE j.key = '%1'";
+        QCOMPARE(db.value(job.arg("email-old")), QStringLiteral("t|t|1")); // the attempt still counts
+        QCOMPARE(db.value("SELECT run_at >= now() - interval '1 min' FROM graphile_worker._private_jobs WHERE key = "
+                          "'email-old'"),
+                 QStringLiteral("t"));
+        QCOMPARE(db.value(job.arg("email-new")), QStringLiteral("f|f|1"));
+        // A queue forced frees the job its worker holds in it.
+        f = forceShown(db.dsn(), "graphile-worker-queue", shownRow(db.dsn(), "graphile-worker-queue", "queue q-new"));
+        QVERIFY2(f.kind == Kind::Expired, qPrintable(f.text));
+        QCOMPARE(db.value(job.arg("email-new")), QStringLiteral("t|t|1"));
+
+        // db-scheduler: a picked execution without a heartbeat for an hour (version 2).
+        db.exec(dbSchedulerPicked("send-invoices", "dead", 3600));
+        f = forceShown(db.dsn(), "db-scheduler", shownRow(db.dsn(), "db-scheduler", "send-invoices / dead"));
+        QVERIFY2(f.kind == Kind::Expired, qPrintable(f.text));
+        QCOMPARE(db.value("SELECT format('%s|%s|%s|%s', picked, picked_by IS NULL, last_heartbeat IS NULL, version) "
+                          "FROM scheduled_tasks WHERE task_instance = 'dead'"),
+                 QStringLiteral("f|t|t|3"));
+        QCOMPARE(db.value("SELECT execution_time >= now() - interval '1 min' FROM scheduled_tasks"), QStringLiteral("t"));
+        // The dead run's late heartbeat (JdbcTaskRepository.updateHeartbeat: … AND version = 2) misses.
+        db.exec("update scheduled_tasks set last_heartbeat = now() where task_name = 'send-invoices' and "
+                "task_instance = 'dead' and version = 2");
+        QCOMPARE(db.value("SELECT last_heartbeat IS NULL FROM scheduled_tasks"), QStringLiteral("t"));
+        const Snap end = snapshot(db.dsn());
+        QVERIFY2(leaseFindings(end).isEmpty(), qPrintable(end.out));
+    }
+
+    // ShedLock keeps no session while a job runs and names its holder by host name. A holder whose
+    // host had sessions while it held the lock, and has none any more, is the crashed-holder case
+    // (lock_until still ahead): said, and force-expire's evidence calls it dead. A host never seen
+    // connected says nothing; a lock released by ShedLock is free and says nothing either.
+    void shedlockHolderGoneIsSaid()
+    {
+        lw::test::TestDatabase db("catalogue_gone");
+        db.exec(QString::fromLatin1(kShedLockDdl));
+        // A lock taken before the console watched says nothing (it may be one held for lockAtLeastFor).
+        db.exec(shedlockTake("before", "rpt-host-7f3", 1800));
+        // rpt-host-7f3's pool: an idle session whose application_name names its host.
+        std::optional<lw::pg::Connection> pool(lw::test::openAppSession(db.dsn(), "billing@rpt-host-7f3"));
+        lw::PollerConfig cfg;
+        cfg.connect.dsn = db.dsn();
+        cfg.intervalMs = 200;
+        lw::Monitor monitor(cfg);
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.hasRefreshed(), 15000);
+        QTest::qWait(500);
+        db.exec(shedlockTake("report", "rpt-host-7f3", 1800));
+        db.exec(shedlockTake("cleanup", "never-seen-9c1", 1800));
+        // A job that finished, its lock kept for lockAtLeastFor (10 min) by ShedLock's own unlock.
+        db.exec(shedlockTake("digest", "rpt-host-7f3", 1800));
+        QTest::qWait(600);
+        db.exec(shedlockRelease("digest", "rpt-host-7f3", 600));
+        const auto gone = [&](const QString& name) {
+            for (int i = 0; i < monitor.findings()->rowCount(); ++i)
+                if (monitor.findings()->finding(i).kind == lw::FindingKind::HolderGone &&
+                    monitor.findings()->finding(i).subject == name)
+                    return true;
+            return false;
+        };
+        const auto seenConnected = [&](const QString& name) {
+            const std::vector<int> rows = monitor.leases()->rowsNamed(name);
+            return !rows.empty() && monitor.holderPresence().seen(monitor.leases()->entry(rows.front()).key);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(seenConnected("report"), 15000);
+        const auto evidence = [&](const QString& name) {
+            const int row = monitor.leases()->rowsNamed(name).at(0);
+            const lw::LeaseModel::Entry& e = monitor.leases()->entry(row);
+            return lw::assessHolder(e, monitor.lastSnapshot().sessions, true, monitor.leases()->serverNowEstimate(),
+                                    monitor.leases()->policyAt(row), monitor.leases()->tableAt(row),
+                                    monitor.holderPresence().seen(e.key));
+        };
+        QVERIFY(evidence("report").looksAlive); // connected
+        QVERIFY(!gone("report"));
+
+        pool.reset(); // rpt-host-7f3 crashes: its sessions end, its lock stays 30 min
+        QTRY_VERIFY_WITH_TIMEOUT(gone("report"), 30000);
+        QVERIFY(!evidence("report").looksAlive);
+        QVERIFY(!gone("cleanup"));
+        QVERIFY(!gone("digest"));
+        QVERIFY(!gone("before"));
+        QVERIFY(evidence("cleanup").looksAlive); // cannot tell: never seen connected
+
+        db.exec(shedlockRelease("report", "rpt-host-7f3")); // ShedLock's own unlock: free
+        QTRY_VERIFY_WITH_TIMEOUT(!gone("report"), 10000);
+        QVERIFY(!gone("cleanup"));
     }
 
     // A table of a catalogue name but another shape (another application's "shedlock") is not read
