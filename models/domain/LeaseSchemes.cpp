@@ -237,6 +237,82 @@ LeaseTableConfig graphileQueues()
     return c;
 }
 
+LeaseTableConfig graphileJobs014()
+{
+    // graphile-worker 0.14–0.15: the tables of sql/000011.sql before sql/000016.sql renamed them
+    // to _private_* (RELEASE_NOTES.md v0.14.0, v0.16.0): jobs(id, job_queue_id, task_id, …, key,
+    // locked_at, locked_by), job_queues(id, queue_name, locked_at, locked_by). Same rules.
+    LeaseTableConfig c = graphileJobs();
+    c.table = QStringLiteral("jobs");
+    c.tableOnly = true; // 0.16+ keeps a jobs view over _private_jobs
+    c.release.also = "UPDATE {schema}.job_queues AS q SET locked_at = NULL, locked_by = NULL FROM u "
+                     "WHERE q.id = u.job_queue_id AND q.locked_by = {holder}";
+    c.scheme = QStringLiteral("graphile-worker-0.14");
+    return c;
+}
+
+LeaseTableConfig graphileQueues014()
+{
+    LeaseTableConfig c = graphileQueues();
+    c.table = QStringLiteral("job_queues");
+    c.tableOnly = true;
+    c.release.also = "UPDATE {schema}.jobs AS j SET locked_at = NULL, locked_by = NULL, run_at = greatest(j.run_at, "
+                     "now()) FROM u WHERE j.job_queue_id = u.queue_id AND j.locked_by = {holder}";
+    c.scheme = QStringLiteral("graphile-worker-queue-0.14");
+    return c;
+}
+
+LeaseTableConfig graphileJobs013()
+{
+    // graphile-worker up to 0.13: sql/000001.sql + 000002.sql: jobs(id bigserial, queue_name text,
+    // task_identifier text, …, key text, locked_at timestamptz, locked_by text), job_queues(
+    // queue_name text primary key, job_count int, locked_at, locked_by). get_job (000009.sql) takes
+    // a job or queue locked for more than 4 h again; nothing resets it. fail_job (000003.sql)
+    // frees a job with `locked_by = null, locked_at = null where id = job_id and locked_by =
+    // worker_id` and its queue `where queue_name = v_row.queue_name and locked_by = worker_id`.
+    LeaseTableConfig c = graphileJobs();
+    c.table = QStringLiteral("jobs");
+    c.tableOnly = true;
+    c.signature = {{QStringLiteral("id"), QStringLiteral("int")},
+                   {QStringLiteral("key"), QStringLiteral("text")},
+                   {QStringLiteral("queue_name"), QStringLiteral("text")},
+                   {QStringLiteral("task_identifier"), QStringLiteral("text")},
+                   {QStringLiteral("run_at"), QStringLiteral("timestamptz")},
+                   {QStringLiteral("locked_at"), QStringLiteral("timestamptz")},
+                   {QStringLiteral("locked_by"), QStringLiteral("text")}};
+    c.release.returning = "l.queue_name";
+    c.release.also = "UPDATE {schema}.job_queues AS q SET locked_at = NULL, locked_by = NULL FROM u "
+                     "WHERE q.queue_name = u.queue_name AND q.locked_by = {holder}";
+    c.release.words = QStringLiteral(
+        "unlocked as graphile-worker's own fail_job does (locked_at and locked_by cleared, run_at no earlier "
+        "than now; no attempt is added), with its queue where the same worker holds it");
+    c.staleMeaning = QStringLiteral("locked for more than 4 h; the next worker looking for jobs takes it again");
+    c.staleFix = QStringLiteral(
+        "A running worker takes it again at its next look for jobs (get_job); if none runs, force-expire frees "
+        "it now.");
+    c.scheme = QStringLiteral("graphile-worker-0.13");
+    return c;
+}
+
+LeaseTableConfig graphileQueues013()
+{
+    LeaseTableConfig c = graphileJobs013();
+    c.table = QStringLiteral("job_queues");
+    c.exprs.name = "'queue ' || queue_name";
+    c.signature = {{QStringLiteral("queue_name"), QStringLiteral("text")},
+                   {QStringLiteral("job_count"), QStringLiteral("int")},
+                   {QStringLiteral("locked_at"), QStringLiteral("timestamptz")},
+                   {QStringLiteral("locked_by"), QStringLiteral("text")}};
+    c.release.set = "locked_at = NULL, locked_by = NULL";
+    c.release.returning = "l.queue_name AS qn";
+    c.release.also = "UPDATE {schema}.jobs AS j SET locked_at = NULL, locked_by = NULL, run_at = greatest(j.run_at, "
+                     "now()) FROM u WHERE j.queue_name = u.qn AND j.locked_by = {holder}";
+    c.release.words = QStringLiteral(
+        "unlocked as graphile-worker's own fail_job frees a queue, with the job the same worker holds in it");
+    c.scheme = QStringLiteral("graphile-worker-queue-0.13");
+    return c;
+}
+
 LeaseTableConfig liquibase()
 {
     // liquibase/liquibase, CreateDatabaseChangeLogLockTableGenerator.java: databasechangeloglock(
@@ -285,7 +361,9 @@ const std::vector<LeaseTableConfig>& leaseSchemes()
 {
     static const std::vector<LeaseTableConfig> all = {mission(),      shedlock(),     river(),
                                                       oban(),         quartz(),       dbScheduler(),
-                                                      graphileJobs(), graphileQueues(), liquibase()};
+                                                      graphileJobs(), graphileQueues(), graphileJobs014(),
+                                                      graphileQueues014(), graphileJobs013(), graphileQueues013(),
+                                                      liquibase()};
     return all;
 }
 

@@ -135,10 +135,21 @@ DetectedLeaseTables detectedLeaseTables(const PGresult* r)
             if (sep > 0)
                 types.insert(col.left(sep), col.mid(sep + 1));
         }
-        for (size_t k = 0; k < schemes.size(); ++k) {
+        // Several entries may share a table name (graphile-worker's layouts): the relation is the
+        // first one's whose columns it has; it differs only when it is none's.
+        std::vector<size_t> named;
+        for (size_t k = 0; k < schemes.size(); ++k)
+            if (schemes[k].table == table && (rowVersions || !schemes[k].tableOnly))
+                named.push_back(k);
+        for (size_t k : named)
+            if (signatureProblems(schemes[k], types).isEmpty()) {
+                named = {k};
+                break;
+            }
+        if (!named.empty())
+            named.resize(1);
+        for (size_t k : named) {
             LeaseTableConfig c = schemes[k];
-            if (c.table != table)
-                continue;
             c.schema = schema;
             const QString what = QStringLiteral("%1 (%2)").arg(c.qualifiedName(), c.label());
             const QStringList problems = signatureProblems(c, types);

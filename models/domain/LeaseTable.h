@@ -53,6 +53,9 @@ struct LeaseTableConfig
     // or "timestamp". A table is this library's only when it has them all.
     std::vector<std::pair<QString, QString>> signature;
     bool mappedByExpressions() const { return !exprs.expiresAt.isEmpty(); }
+    // Only a table of this name is this entry's, never a view: graphile-worker 0.16+ keeps a `jobs`
+    // view (over _private_jobs) with the columns of its 0.13 jobs table.
+    bool tableOnly = false;
     // Whether the time kind (and zone) applies: a table mapped by columns, or expressions that
     // read naive wall time through the placeholder {zone} (Liquibase: the writer session's zone,
     // this database's unless set per table: `--time-kind Europe/Berlin`).
@@ -114,7 +117,8 @@ struct LeaseTableConfig
     void setQualifiedName(const QString& name);
 
     // The catalogue's entries by name (leaseSchemes() order): "default", "shedlock", "river", "oban",
-    // "quartz", "db-scheduler", "graphile-worker", "graphile-worker-queue", "liquibase".
+    // "quartz", "db-scheduler", "graphile-worker", "graphile-worker-queue" (and their 0.14 and 0.13
+    // layouts: "graphile-worker-0.14", "graphile-worker-queue-0.14", … "-0.13"), "liquibase".
     static QStringList presetNames();
     static std::optional<LeaseTableConfig> preset(const QString& name);
     QString qualifiedName() const { return schema + QLatin1Char('.') + table; }

@@ -103,6 +103,34 @@ const char* kGraphileDdl =
     "unique constraint jobs_key_check check (length(key) > 0 and length(key) <= 512), locked_at timestamptz, "
     "locked_by text, revision integer default 0 not null, flags jsonb, is_available boolean generated always as "
     "(((locked_at is null) and (attempts < max_attempts))) stored not null)";
+// The same tables as graphile-worker 0.14–0.15 had them (sql/000011.sql, before 000016's renames),
+// in `schema`; and its statements on them.
+QString graphile014(QString sql, const QString& schema)
+{
+    return sql.replace(QStringLiteral("graphile_worker._private_"), schema + QLatin1Char('.'))
+        .replace(QStringLiteral("create schema graphile_worker"), QStringLiteral("create schema ") + schema);
+}
+// graphile-worker up to 0.13, sql/000001.sql with 000002.sql's key, locked_at, locked_by and
+// 000003.sql's nullable queue_name; get_job's locking updates (sql/000009.sql) for one job.
+const char* kGraphile013Ddl =
+    "create schema gw13; create table gw13.job_queues (queue_name text not null primary key, job_count int not "
+    "null, locked_at timestamptz, locked_by text); create table gw13.jobs (id bigserial primary key, queue_name "
+    "text, task_identifier text not null, payload json default '{}'::json not null, priority int default 0 not "
+    "null, run_at timestamptz default now() not null, attempts int default 0 not null, max_attempts int default 25 "
+    "not null, last_error text, created_at timestamp with time zone not null default now(), updated_at timestamp "
+    "with time zone not null default now(), key text unique check(length(key) > 0), locked_at timestamptz, "
+    "locked_by text)";
+QString graphile013Take(const QString& key, const QString& queue, const QString& workerId, int agoS)
+{
+    return QStringLiteral("insert into gw13.job_queues (queue_name, job_count) values ('%2', 1); insert into gw13.jobs "
+                          "(queue_name, task_identifier, key) values ('%2', 'send', '%1'); update gw13.job_queues set "
+                          "locked_by = '%3', locked_at = now() - make_interval(secs => %4) where job_queues.queue_name "
+                          "= '%2'; update gw13.jobs set attempts = attempts + 1, locked_by = '%3', locked_at = now() - "
+                          "make_interval(secs => %4) where key = '%1'")
+        .arg(key, queue, workerId)
+        .arg(agoS);
+}
+
 // liquibase/liquibase, CreateDatabaseChangeLogLockTableGenerator.java as rendered on PostgreSQL, and
 // InitializeDatabaseChangeLogLockTableGenerator's row
 const char* kLiquibaseDdl = "CREATE TABLE public.databasechangeloglock (ID INTEGER NOT NULL, LOCKED BOOLEAN NOT "
@@ -237,11 +265,13 @@ struct Forced
     lw::ForceExpireOutcome::Kind kind = lw::ForceExpireOutcome::Kind::Failed;
     QString text;
 };
-lw::ForceExpireTarget shownRow(const QString& dsn, const char* scheme, const QString& name)
+lw::ForceExpireTarget shownRow(const QString& dsn, const char* scheme, const QString& name, const QString& schema = {})
 {
     lw::PollerConfig cfg;
     cfg.connect.dsn = dsn;
     cfg.leases = *lw::LeaseTableConfig::preset(QString::fromLatin1(scheme));
+    if (!schema.isEmpty())
+        cfg.leases.schema = schema;
     lw::Poller poller(cfg);
     const lw::Snapshot s = poller.refreshOnce();
     for (const lw::LeaseRow& r : s.leases)
@@ -249,12 +279,14 @@ lw::ForceExpireTarget shownRow(const QString& dsn, const char* scheme, const QSt
             return lw::ForceExpireTarget{r.name, r.holder, r.takenAt, r.expiresAt, false};
     throw std::runtime_error("not shown: " + name.toStdString());
 }
-Forced forceShown(const QString& dsn, const char* scheme, const lw::ForceExpireTarget& t)
+Forced forceShown(const QString& dsn, const char* scheme, const lw::ForceExpireTarget& t, const QString& schema = {})
 {
     lw::PollerConfig cfg;
     cfg.connect.dsn = dsn;
     cfg.operatorMode = true;
     cfg.leases = *lw::LeaseTableConfig::preset(QString::fromLatin1(scheme));
+    if (!schema.isEmpty())
+        cfg.leases.schema = schema;
     const auto out = lw::forceExpire(lw::forceExpireRequestFor(cfg), {t});
     return {out.at(0).kind, out.at(0).text()};
 }
@@ -600,6 +632,54 @@ private Q_SLOTS:
         db.exec(shedlockRelease("report", "rpt-host-7f3")); // ShedLock's own unlock: free
         QTRY_VERIFY_WITH_TIMEOUT(!gone("report"), 10000);
         QVERIFY(!gone("cleanup"));
+    }
+
+    // graphile-worker's three layouts side by side: 0.16+ (_private_*, and its jobs view, which has
+    // the columns of the 0.13 jobs table and must not be read as one), 0.14–0.15 (jobs with
+    // job_queue_id) and up to 0.13 (jobs with queue_name). Each found, read once, judged by its
+    // rule, and force-expired with its own release (the queue with the job).
+    void graphileWorkerOlderLayouts()
+    {
+        lw::test::TestDatabase db("catalogue_graphile");
+        db.exec(QString::fromLatin1(kGraphileDdl));
+        db.exec("create view graphile_worker.jobs as (select jobs.id, job_queues.queue_name, 'send'::text as "
+                "task_identifier, jobs.priority, jobs.run_at, jobs.attempts, jobs.key, jobs.locked_at, jobs.locked_by "
+                "from graphile_worker._private_jobs as jobs left join graphile_worker._private_job_queues as "
+                "job_queues on job_queues.id = jobs.job_queue_id)"); // sql/000017.sql, the columns used
+        db.exec(graphileAddJob("email-16", "mail16"));
+        db.exec(graphileTake("pool-161616161616161616", 0));
+        db.exec(graphile014(QString::fromLatin1(kGraphileDdl), "gw14"));
+        db.exec(graphile014(graphileAddJob("email-14", "mail14"), "gw14"));
+        db.exec(graphile014(graphileTake("pool-141414141414141414", 60), "gw14"));
+        db.exec(QString::fromLatin1(kGraphile013Ddl));
+        db.exec(graphile013Take("email-13", "mail13", "worker-13-dead", 5 * 3600));
+
+        const Snap s = snapshot(db.dsn());
+        QVERIFY2(s.code == 0, qPrintable(s.err + s.out));
+        const auto rows = rowsByScheme(s);
+        QCOMPARE(rows.value("graphile-worker").keys(), QStringList{"email-16"}); // once: the view is not a table
+        QCOMPARE(rows.value("graphile-worker-0.13").keys(), QStringList{"email-13"});
+        QCOMPARE(rows.value("graphile-worker-0.14")["email-14"]["state"].toString(), QStringLiteral("held"));
+        QCOMPARE(rows.value("graphile-worker-queue-0.14")["queue mail14"]["state"].toString(), QStringLiteral("held"));
+        QCOMPARE(rows.value("graphile-worker-0.13")["email-13"]["state"].toString(), QStringLiteral("stale"));
+        QCOMPARE(rows.value("graphile-worker-queue-0.13")["queue mail13"]["state"].toString(), QStringLiteral("stale"));
+        for (const auto& v : s.doc["leases"].toObject()["found"].toArray())
+            QVERIFY2(!v.toString().contains("not read"), qPrintable(v.toString()));
+
+        // The 0.13 job freed as fail_job frees it, with its queue; the attempt it made still counts.
+        const Forced f = forceShown(db.dsn(), "graphile-worker-0.13",
+                                    shownRow(db.dsn(), "graphile-worker-0.13", "email-13", "gw13"), "gw13");
+        QVERIFY2(f.kind == lw::ForceExpireOutcome::Kind::Expired, qPrintable(f.text));
+        QCOMPARE(db.value("SELECT format('%s|%s|%s', j.locked_by IS NULL, q.locked_by IS NULL, j.attempts) FROM gw13.jobs "
+                          "j JOIN gw13.job_queues q USING (queue_name)"),
+                 QStringLiteral("t|t|1"));
+        // The 0.14 queue freed with the job its worker holds in it.
+        const Forced q = forceShown(db.dsn(), "graphile-worker-queue-0.14",
+                                    shownRow(db.dsn(), "graphile-worker-queue-0.14", "queue mail14", "gw14"), "gw14");
+        QVERIFY2(q.kind == lw::ForceExpireOutcome::Kind::Expired, qPrintable(q.text));
+        QCOMPARE(db.value("SELECT count(*) FROM gw14.jobs WHERE locked_by IS NOT NULL"), QStringLiteral("0"));
+        QCOMPARE(db.value("SELECT count(*) FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL"),
+                 QStringLiteral("1")); // another installation's job untouched
     }
 
     // A table of a catalogue name but another shape (another application's "shedlock") is not read
