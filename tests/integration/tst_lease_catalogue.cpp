@@ -574,6 +574,32 @@ private Q_SLOTS:
         QVERIFY2(leaseFindings(end).isEmpty(), qPrintable(end.out));
     }
 
+    // River and Oban free a lease by its expiry: force-expire sets it to the server's now, and the
+    // library's own next election (which deletes expired rows first) elects another instance.
+    void forcedLeaderIsReplacedAtTheNextElection()
+    {
+        using Kind = lw::ForceExpireOutcome::Kind;
+        lw::test::TestDatabase db("catalogue_leader");
+        db.exec(QString::fromLatin1(kRiverDdl));
+        db.exec(QString::fromLatin1(kObanDdl));
+        db.exec(riverElect("host_a_2026_12_01T08_52_38_123456", 600)); // crashed with a long TTL
+        db.exec(obanElect("Oban", "node-a", 600));
+        db.exec(riverElect("host_b_2026_12_01T09_00_00_000000", 15)); // waits: the row is held
+        db.exec(obanElect("Oban", "node-b", 30));
+        QCOMPARE(db.value("SELECT leader_id FROM river_leader"), QStringLiteral("host_a_2026_12_01T08_52_38_123456"));
+        QCOMPARE(db.value("SELECT node FROM oban_peers"), QStringLiteral("node-a"));
+
+        Forced f = forceShown(db.dsn(), "river", shownRow(db.dsn(), "river", "default"));
+        QVERIFY2(f.kind == Kind::Expired, qPrintable(f.text));
+        f = forceShown(db.dsn(), "oban", shownRow(db.dsn(), "oban", "Oban"));
+        QVERIFY2(f.kind == Kind::Expired, qPrintable(f.text));
+        QThread::msleep(20);
+        db.exec(riverElect("host_b_2026_12_01T09_00_00_000000", 15));
+        db.exec(obanElect("Oban", "node-b", 30));
+        QCOMPARE(db.value("SELECT leader_id FROM river_leader"), QStringLiteral("host_b_2026_12_01T09_00_00_000000"));
+        QCOMPARE(db.value("SELECT node FROM oban_peers"), QStringLiteral("node-b"));
+    }
+
     // ShedLock keeps no session while a job runs and names its holder by host name. A holder whose
     // host had sessions while it held the lock, and has none any more, is the crashed-holder case
     // (lock_until still ahead): said, and force-expire's evidence calls it dead. A host never seen
