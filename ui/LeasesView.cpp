@@ -110,8 +110,13 @@ void LeasesView::updateSummary()
                                        : text + tr(" <span style='color:#757575'>(%1 more loading)</span>").arg(loading);
     if (!parts.isEmpty())
         text += QStringLiteral(" — ") + parts.join(QStringLiteral(" · "));
+    // Where the rows come from; many tables are counted (the list in the tooltip), or the label
+    // alone would make the window wider than any screen.
     if (!model_->tableName().isEmpty() && note.isEmpty())
-        text += QStringLiteral(" <span style='color:#757575'>in %1</span>").arg(model_->tableName().toHtmlEscaped());
+        text += model_->tableCount() > 3
+                    ? QStringLiteral(" <span style='color:#757575'>%1</span>").arg(tr("in %1 tables").arg(model_->tableCount()))
+                    : QStringLiteral(" <span style='color:#757575'>in %1</span>").arg(model_->tableName().toHtmlEscaped());
+    summary_->setToolTip(model_->tableCount() > 3 ? model_->tableName() : QString());
     // Tables found but not read (another application's table of that name, no privilege): said, as
     // information beside the rows of the others.
     QStringList notRead;

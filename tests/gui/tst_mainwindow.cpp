@@ -90,6 +90,38 @@ private Q_SLOTS:
     // A leases table the console cannot read is said where the operator looks: a finding on the
     // Overview (never "all clear" while blind to leases), a banner over the Leases table naming the
     // problem and what to do, the tab titles. Repaired, all of it goes away without a restart.
+    // Many lease tables found (here the mission's table in eight schemas): the window keeps a
+    // desktop's width; the Leases page counts the tables and lists them on hover.
+    void manyLeaseTablesKeepTheWindowNarrow()
+    {
+        test::TestDatabase db("gui_tables");
+        for (int i = 1; i <= 8; ++i)
+            db.exec(QStringLiteral("CREATE SCHEMA billing_tenant_schema_%1; CREATE TABLE billing_tenant_schema_%1.leases(name text primary key, "
+                                   "holder text, taken_at timestamptz, expires_at timestamptz); INSERT INTO "
+                                   "billing_tenant_schema_%1.leases VALUES ('sweep-%1', 'app-%1:10:aa', now(), now() + interval '1 h')")
+                        .arg(i));
+        Monitor monitor(test::pollerConfig(db.dsn(), 200));
+        ui::MainWindow w(&monitor, QStringLiteral("test"));
+        w.resize(1200, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        monitor.start();
+        QTRY_COMPARE_WITH_TIMEOUT(w.leasesView()->table()->model()->rowCount(), 8, 10000);
+        QTRY_VERIFY(w.leasesView()->summaryText().contains("8 leases"));
+        w.tabs()->setCurrentWidget(w.leasesView());
+        for (QLabel* l : w.leasesView()->findChildren<QLabel*>()) // none of the page's lines is wider
+            QVERIFY2(!l->isVisible() || l->sizeHint().width() <= 1200, qPrintable(l->text()));
+        QTest::qWait(300); // the layout's turn
+        QVERIFY2(w.width() <= 1200, qPrintable(QString::number(w.width())));
+        const auto listedOnHover = [&] {
+            for (QLabel* l : w.leasesView()->findChildren<QLabel*>())
+                if (l->toolTip().contains("billing_tenant_schema_8.leases"))
+                    return true;
+            return false;
+        };
+        QVERIFY(listedOnHover());
+    }
+
     void unreadableLeasesTableIsSaidAndClears()
     {
         test::TestDatabase db("gui_badtable");
