@@ -3,6 +3,7 @@
 #include "domain/SqlText.h"
 
 #include "AuditLog.h"
+#include "Logging.h"
 #include "Poller.h"
 #include "pg/PgHandles.h"
 
@@ -636,6 +637,7 @@ std::vector<ForceExpireOutcome> forceExpire(const ForceExpireRequest& req,
             continue;
         }
         out.push_back(runOne(conn, req, t));
+        qCDebug(lcForceExpire) << req.table.qualifiedName() << t.name << "->" << out.back().key();
     }
     conn.close(); // short-lived: the write connection never outlives the action
     return out;

@@ -1,5 +1,7 @@
 #include "Poller.h"
 
+#include "Logging.h"
+
 #include "domain/LibraryKeys.h"
 
 #include <QSet>
@@ -770,6 +772,7 @@ Snapshot Poller::refreshOnce()
         if (!readLocks)
             --refreshesSinceLocks_; // not read: try again next time
         s.error = e;
+        qCDebug(lcPoller) << "refresh" << s.seq << "failed:" << e.sqlstate << e.message;
         return s;
     }
     // The footprint: the client cannot read pg_stat_statements in general; the server tells its own
@@ -947,6 +950,9 @@ Snapshot Poller::refreshOnce()
     s.analysis = std::make_shared<const Analysis>(analyze(s, cfg_.analysis, lastAnalysis_.get()));
     lastAnalysis_ = s.analysis;
     s.ok = true;
+    qCDebug(lcPoller).nospace() << "refresh " << s.seq << ": " << s.clientWaitMs << " ms waited, " << s.decodeMs
+                                << " ms decoded, " << s.bytesReceived << " bytes; " << s.leases.size() << " leases, "
+                                << s.sessions.size() << " sessions, " << s.advisoryLocks.size() << " advisory locks";
     return s;
 }
 

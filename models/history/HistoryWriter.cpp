@@ -1,5 +1,7 @@
 #include "HistoryWriter.h"
 
+#include "Logging.h"
+
 #include "domain/Secrets.h"
 
 #include "AuditLog.h"
@@ -189,7 +191,7 @@ bool HistoryWriter::fail(const QString& what)
 {
     error_ = what;
     ++stats_.writeErrors;
-    qWarning("leasewatch history: %s", qPrintable(what));
+    qCWarning(lcHistory, "%s", qPrintable(what));
     return false;
 }
 
@@ -349,6 +351,7 @@ bool HistoryWriter::write(const Snapshot& s)
         return fail(why);
     }
     ++stats_.refreshes;
+    qCDebug(lcHistory) << "refresh" << s.seq << "recorded;" << stats_.refreshes << "this session";
     // Both look at the oldest refreshes: every 10th refresh is soon enough, unless a step left
     // work for the next one.
     if (++sinceUpkeep_ >= 10 || upkeepPending_) {

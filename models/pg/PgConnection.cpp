@@ -1,5 +1,7 @@
 #include "PgConnection.h"
 
+#include "Logging.h"
+
 #include "domain/Secrets.h"
 
 #include <QList>
@@ -178,6 +180,11 @@ PgError Connection::connect(const ConnectOptions& opts)
         e.message = scrubSecrets(e.message, secrets);
         e.detail = scrubSecrets(e.detail, secrets);
         e.hint = scrubSecrets(e.hint, secrets);
+        qCDebug(lcConnection) << "connect failed:" << e.sqlstate << e.message;
+    } else {
+        qCDebug(lcConnection).nospace() << "connected to " << PQdb(conn_.get()) << " on " << PQhost(conn_.get())
+                                        << ":" << PQport(conn_.get()) << " as " << opts.applicationName
+                                        << " (server pid " << PQbackendPID(conn_.get()) << ")";
     }
     return e;
 }
@@ -302,6 +309,8 @@ void Connection::cancelAndDrain(Clock::time_point)
     // PQcancel opens a new connection and blocks until the server answers; against a stopped
     // (SIGSTOP) server that may be forever. Run it on a throwaway thread that owns its PGcancel,
     // and abandon this connection: the caller reconnects with backoff.
+    qCDebug(lcConnection) << "cancelling the statement of server pid" << PQbackendPID(conn_.get())
+                          << "and dropping the connection";
     CancelPtr cancel(PQgetCancel(conn_.get()));
     if (cancel) {
         std::thread([c = std::move(cancel)]() mutable {

@@ -112,12 +112,19 @@ private Q_SLOTS:
             {"snapshot", dsn + " port=notaport"},
             {"snapshot", QStringLiteral("host=/nonexistent password=%1 dbname").arg(password_)},
         };
+        // With every diagnostic category on (connects, refreshes, force-expire): still nothing.
+        qputenv("QT_LOGGING_RULES", "leasewatch.*.debug=true");
         for (const QStringList& args : runs) {
             const test::ProcessResult r = test::runProcess(exe, args);
             QVERIFY2(r.code >= 0, qPrintable(args.join(' ')));
             seen << r.out << r.err;
         }
+        qunsetenv("QT_LOGGING_RULES");
         QCOMPARE(runs.size(), 8);
+        const QString said = seen.join('\n');
+        for (const char* category : {"leasewatch.connection: connected to", "leasewatch.connection: connect failed",
+                                     "leasewatch.poller: refresh", "leasewatch.forceexpire:"})
+            QVERIFY2(said.contains(QLatin1String(category)), category);
 
         QStringList leaks;
         for (const QString& s : seen)
