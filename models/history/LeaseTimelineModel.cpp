@@ -113,9 +113,10 @@ QVariant LeaseTimelineModel::data(const QModelIndex& index, int role) const
         }
     case Qt::BackgroundRole:
         // A translucent grey reads as "before" on light and dark palettes alike.
-        return e.at < joinedAt_ ? QBrush(QColor(128, 128, 128, 40)) : QVariant();
+        return e.at <= joinedAt_ ? QBrush(QColor(128, 128, 128, 40)) : QVariant();
     case BeforeJoinRole:
-        return e.at < joinedAt_;
+        // joinedAt_ is the recorder's last refresh before the window: what it recorded then is before.
+        return e.at <= joinedAt_;
     case KindRole:
         return int(e.kind);
     case TimeRole:
