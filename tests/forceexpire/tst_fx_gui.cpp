@@ -234,7 +234,7 @@ private Q_SLOTS:
         QTRY_VERIFY(actions->dialog() && actions->dialog()->isVisible());
         QTest::mouseClick(actions->dialog()->confirmButton(), Qt::LeftButton);
         const QByteArray waiting = "SELECT count(*) FROM pg_stat_activity WHERE application_name = "
-                                   "'leasewatch-operator' AND wait_event_type = 'Lock'";
+                                   "'leasewatch-operator' AND wait_event_type = 'Lock' AND datname = current_database()";
         QTRY_COMPARE_WITH_TIMEOUT(db.value(waiting), QStringLiteral("1"), 5000);
 
         // What closing the window does: its actions, view and monitor go.
@@ -283,7 +283,7 @@ private Q_SLOTS:
         QTRY_VERIFY(actions.dialog() && actions.dialog()->isVisible());
         QTest::mouseClick(actions.dialog()->confirmButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
-                                           "'leasewatch-operator' AND wait_event_type = 'Lock'"),
+                                           "'leasewatch-operator' AND wait_event_type = 'Lock' AND datname = current_database()"),
                                   QStringLiteral("1"), 5000);
 
         // The window is hidden before the wait: when it goes, the action is still running.
