@@ -3,7 +3,7 @@
 #include "AuditLog.h"
 #include "ForceExpire.h"
 #include "Findings.h"
-#include "LeaseModel.h"
+#include "domain/LeaseTracker.h"
 #include "SnapshotFormat.h"
 #include "domain/Outage.h"
 #include "domain/Secrets.h"
@@ -41,13 +41,13 @@ struct Views
         leases.setPolicy(leasePolicyFor(cfg));
         leases.setWriterUsesAppClock(cfg.leases.writerUsesAppClock);
     }
-    LeaseModel leases;
+    LeaseTracker leases;
     DeadlockWindow deadlocks;
     HolderPresence presence; // `watch`: a ShedLock holder's host seen, then gone
 
     std::vector<Finding> apply(const Snapshot& s)
     {
-        leases.applySnapshot(s);
+        leases.apply(s);
         deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
         presence.observe(s, leases);
         return collectFindings(s, leases, &deadlocks, &presence);
@@ -93,7 +93,7 @@ private:
     QString lastError_;
 };
 
-QString render(const Snapshot& s, const LeaseModel& leases, const std::vector<Finding>& findings, bool json,
+QString render(const Snapshot& s, const LeaseTracker& leases, const std::vector<Finding>& findings, bool json,
                QJsonDocument::JsonFormat format)
 {
     if (json)
@@ -207,7 +207,7 @@ struct Many
                            .arg(n.critical)
                            .arg(n.warning)
                            .arg(n.notice)
-                           .arg(views.leases.rowCount());
+                           .arg(views.leases.size());
         if (!findings.empty())
             text += QStringLiteral("; worst: ") + findings.front().title;
         return text;
@@ -452,7 +452,7 @@ int runExpire(const Invocation& inv, const QString& auditPath)
             << "): " << table->forceExpireRefusal << " Nothing was sent.\n";
         return 1;
     }
-    const LeaseModel::Entry& e = views.leases.entry(row);
+    const LeaseTracker::Entry& e = views.leases.entry(row);
     const std::optional<QString>& holderNow = e.track.row.holder;
     if (holderNow.value_or(QString()) != inv.holder) {
         err << "leasewatch: lease \"" << inv.leaseName << "\" is held by "

@@ -5,6 +5,7 @@
 #include "Monitor.h"
 #include "QuitOnSignals.h"
 #include "domain/Metrics.h"
+#include "domain/Wording.h"
 #include "history/HistoryWriter.h"
 
 #include <QCoreApplication>
@@ -42,7 +43,7 @@ struct Recording
         if (!s.ok || !s.analysis)
             return;
         measured = measureRefresh(s, *s.analysis);
-        measured.leases = monitor->leases()->tableMetrics(s.serverNow);
+        measured.leases = monitor->leases()->tracker().tableMetrics(s.serverNow);
         sinceMeasured.start();
     }
 

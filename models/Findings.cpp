@@ -1,5 +1,6 @@
 #include "Findings.h"
 
+#include "domain/Wording.h"
 #include "ForceExpire.h"
 
 #include <QDateTime>
@@ -34,7 +35,7 @@ std::optional<double> DeadlockWindow::perMinute() const
                         samples_.back().first - samples_.front().first);
 }
 
-std::vector<Finding> leaseFindings(const LeaseModel& leases)
+std::vector<Finding> leaseFindings(const LeaseTracker& leases)
 {
     std::vector<Finding> out;
     const double now = leases.serverNowEstimate();
@@ -123,10 +124,10 @@ std::vector<Finding> leaseFindings(const LeaseModel& leases)
     return out;
 }
 
-void HolderPresence::observe(const Snapshot& s, const LeaseModel& leases)
+void HolderPresence::observe(const Snapshot& s, const LeaseTracker& leases)
 {
-    if (!s.ok || leases.rowsLoading() > 0)
-        return; // nothing new is known (no answer, or the leases not all in)
+    if (!s.ok)
+        return; // nothing new is known
     bool any = false;
     for (const LeaseTableConfig& t : leases.tables())
         any = any || !t.sessionsShowHolder;
@@ -137,12 +138,12 @@ void HolderPresence::observe(const Snapshot& s, const LeaseModel& leases)
     const double now = s.serverNow;
     QHash<QString, int> byHost; // sessions from each host asked about, counted once per refresh
     QHash<QString, Seen> next;
-    for (int i = 0; i < leases.rowCount(); ++i) {
+    for (int i = 0; i < leases.size(); ++i) {
         const LeaseTableConfig* t = leases.tableAt(i);
         if (!t || t->sessionsShowHolder)
             continue;
         const LeaseState st = leases.stateAt(i, now);
-        const LeaseModel::Entry& e = leases.entry(i);
+        const LeaseTracker::Entry& e = leases.entry(i);
         if ((st != LeaseState::Held && st != LeaseState::ExpiringSoon) || !e.holder.structured ||
             e.holder.host.isEmpty())
             continue;
@@ -184,7 +185,7 @@ const HolderPresence::Seen* HolderPresence::seen(const QString& key) const
     return it == watched_.cend() || !it->lastSeen || !it->takenInView || it->released ? nullptr : &*it;
 }
 
-std::vector<Finding> HolderPresence::findings(const LeaseModel& leases) const
+std::vector<Finding> HolderPresence::findings(const LeaseTracker& leases) const
 {
     std::vector<Finding> out;
     const double now = leases.serverNowEstimate();
@@ -225,7 +226,7 @@ std::vector<Finding> HolderPresence::findings(const LeaseModel& leases) const
     return out;
 }
 
-std::vector<Finding> collectFindings(const Snapshot& s, const LeaseModel& leases,
+std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leases,
                                      const DeadlockWindow* deadlocks, const HolderPresence* presence)
 {
     std::vector<Finding> out = leaseFindings(leases);

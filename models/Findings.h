@@ -2,7 +2,7 @@
 // All findings of one refresh, in the words the window, the overview and `leasewatch snapshot`
 // share: the analysis's (locks, pools, waits, limits) plus the leases' (stale, writer clock skew)
 // and deadlocks seen over a recent window.
-#include "LeaseModel.h"
+#include "domain/LeaseTracker.h"
 #include "domain/Analysis.h"
 
 #include <deque>
@@ -38,8 +38,9 @@ class HolderPresence
 {
 public:
     explicit HolderPresence(double graceS = 10) : graceS_(graceS) {}
-    // After `leases` took `s` (every answered refresh reads the sessions of the whole server).
-    void observe(const Snapshot& s, const LeaseModel& leases);
+    // After `leases` took `s`, all its rows in (every answered refresh reads the sessions of the
+    // whole server).
+    void observe(const Snapshot& s, const LeaseTracker& leases);
     struct Seen
     {
         QString host;
@@ -53,7 +54,7 @@ public:
     };
     // For the lease `key`: what was seen of its holder's host during this lock (nullptr: nothing).
     const Seen* seen(const QString& key) const;
-    std::vector<Finding> findings(const LeaseModel& leases) const;
+    std::vector<Finding> findings(const LeaseTracker& leases) const;
 
 private:
     double graceS_;
@@ -61,8 +62,8 @@ private:
     QHash<QString, Seen> watched_; // lease key → its holder's host, while the lease is held
 };
 
-std::vector<Finding> leaseFindings(const LeaseModel& leases);
-std::vector<Finding> collectFindings(const Snapshot& s, const LeaseModel& leases,
+std::vector<Finding> leaseFindings(const LeaseTracker& leases);
+std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leases,
                                      const DeadlockWindow* deadlocks, const HolderPresence* presence = nullptr);
 // Worst first (severity), in their order within a severity: the order every list of findings shows.
 void sortWorstFirst(std::vector<Finding>& findings);

@@ -1,5 +1,6 @@
 #include "ForceExpire.h"
 
+#include "domain/Wording.h"
 #include "domain/SqlText.h"
 
 #include "AuditLog.h"
@@ -674,7 +675,7 @@ QString HolderEvidence::summary() const
     return s;
 }
 
-HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessions,
+HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& sessions,
                             bool sessionsKnown, double serverNow, const LeasePolicy& policy,
                             const LeaseTableConfig* table, const HolderPresence::Seen* seen)
 {
@@ -799,7 +800,7 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
     return ev;
 }
 
-ForceExpireTarget targetFor(const LeaseModel::Entry& e, const HolderEvidence& ev)
+ForceExpireTarget targetFor(const LeaseTracker::Entry& e, const HolderEvidence& ev)
 {
     ForceExpireTarget t;
     t.name = e.track.row.name;

@@ -16,7 +16,6 @@
 //   graphile-worker's reset, db-scheduler's revive), compared on the row as shown all the same.
 // - Nothing is retried silently: each lease gets exactly one attempt and one outcome in words.
 #include "Findings.h"
-#include "LeaseModel.h"
 #include "domain/LeaseTable.h"
 #include "domain/Snapshot.h"
 #include "pg/PgConnection.h"
@@ -155,7 +154,7 @@ struct HolderEvidence
 // lock and names its holder by host name only, so a missing session there says nothing.
 // `seen`, for such a library, is what the console saw of the holder's host while it held the lock
 // (HolderPresence): its sessions seen, then gone, speak for a crashed holder.
-HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessions,
+HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& sessions,
                             bool sessionsKnown, double serverNow, const LeasePolicy& policy,
                             const LeaseTableConfig* table = nullptr, const HolderPresence::Seen* seen = nullptr);
 
@@ -164,7 +163,7 @@ HolderEvidence assessHolder(const LeaseModel::Entry& e, const SessionRows& sessi
 bool sessionFromHost(const SessionRow& s, const QString& host);
 
 // The target as the dialog shows it (acknowledgedAlive for a holder that looks alive).
-ForceExpireTarget targetFor(const LeaseModel::Entry& e, const HolderEvidence& ev);
+ForceExpireTarget targetFor(const LeaseTracker::Entry& e, const HolderEvidence& ev);
 
 } // namespace lw
 

@@ -123,8 +123,9 @@ void Monitor::onSnapshot(const Snapshot& s)
         outageBegan_ = {};
         outageFinding_.reset();
         deadlocks_.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-        presence_.observe(s, leases_);
-        ownFindings_ = collectFindings(s, leases_, &deadlocks_, &presence_);
+        if (leases_.rowsLoading() == 0) // else once they are all in (onLeasesFilled)
+            presence_.observe(s, leases_.tracker());
+        ownFindings_ = collectFindings(s, leases_.tracker(), &deadlocks_, &presence_);
         publishFindings();
     } else if (!outageBegan_.isError()) {
         outageBegan_ = s.error;
@@ -137,8 +138,8 @@ void Monitor::onLeasesFilled()
 {
     // The refresh that brought the rows had no lease findings yet: now it has.
     if (last_.ok) {
-        presence_.observe(last_, leases_);
-        ownFindings_ = collectFindings(last_, leases_, &deadlocks_, &presence_);
+        presence_.observe(last_, leases_.tracker());
+        ownFindings_ = collectFindings(last_, leases_.tracker(), &deadlocks_, &presence_);
         publishFindings();
     }
     Q_EMIT leasesFilled();

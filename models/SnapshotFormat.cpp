@@ -149,7 +149,7 @@ QJsonObject locksJson(const Snapshot& s)
 }
 } // namespace
 
-QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const std::vector<Finding>& findings)
+QJsonObject snapshotToJson(const Snapshot& s, const LeaseTracker& leases, const std::vector<Finding>& findings)
 {
     QJsonObject root;
     QJsonObject server;
@@ -165,7 +165,7 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const st
 
     const double now = leases.serverNowEstimate();
     QJsonArray rows;
-    for (int i = 0; i < leases.rowCount(); ++i) {
+    for (int i = 0; i < leases.size(); ++i) {
         const auto& e = leases.entry(i);
         const LeaseRow& r = e.track.row;
         const LeaseState st = leases.stateAt(i, now);
@@ -185,7 +185,7 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const st
         o[QStringLiteral("held_for_seconds")] = r.takenAt ? QJsonValue(now - *r.takenAt) : QJsonValue::Null;
         o[QStringLiteral("state")] = leaseStateKey(st);
         o[QStringLiteral("state_text")] = leaseStateText(st);
-        if (leases.clockSkewAt(i))
+        if (leases.writerSkewAt(i) != 0)
             o[QStringLiteral("writer_clock_ahead")] = true;
         if (const LeaseTableConfig* t = leases.tableAt(i)) {
             o[QStringLiteral("scheme")] = t->scheme;
@@ -214,7 +214,7 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const st
         leasesObj[QStringLiteral("found")] = QJsonArray::fromStringList(s.leasesFound);
     if (!s.leasesAbsent.isEmpty())
         leasesObj[QStringLiteral("absent")] = s.leasesAbsent;
-    const auto counts = leases.stateCounts();
+    const auto counts = leases.stateCounts(leases.serverNowEstimate());
     QJsonObject summary;
     for (int i = 0; i < kLeaseStateCount; ++i)
         summary[leaseStateKey(LeaseState(i))] = counts[size_t(i)];
@@ -255,7 +255,7 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const st
     return root;
 }
 
-QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::vector<Finding>& findings)
+QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std::vector<Finding>& findings)
 {
     QString out;
     if (!s.ok) {
@@ -316,7 +316,7 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
     }
     out += QStringLiteral("\nLEASES");
     const int tableCount = s.leaseTables ? int(s.leaseTables->size()) : 0;
-    if (s.leasesError && leases.rowCount() == 0 && tableCount == 0) {
+    if (s.leasesError && leases.size() == 0 && tableCount == 0) {
         out += QStringLiteral(": %1\n").arg(s.leasesError->toDisplayString());
         return out;
     }
@@ -325,7 +325,7 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
         return out;
     }
 
-    const auto counts = leases.stateCounts();
+    const auto counts = leases.stateCounts(leases.serverNowEstimate());
     QStringList parts;
     for (int i = 0; i < kLeaseStateCount; ++i)
         if (counts[size_t(i)])
@@ -335,24 +335,26 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
                              s.leaseTables->front().qualifiedName() == QLatin1String("public.leases");
     const QString where = tableCount > 0 && !onlyDefault ? QStringLiteral(" in %1").arg(leases.tableName()) : QString();
     out += QStringLiteral(" (%1)%2%3\n")
-               .arg(leases.rowCount())
+               .arg(leases.size())
                .arg(where, parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")));
     if (s.leasesPartial)
         out += QStringLiteral("  not read: %1\n").arg(s.leasesPartial->toDisplayString());
     // Column widths from the content, capped so one long name cannot push the table off screen.
     // The scheme's column only when several tables are read.
-    std::vector<int> cols = {LeaseModel::Name,    LeaseModel::Host,      LeaseModel::Pid,
-                             LeaseModel::HeldFor, LeaseModel::ExpiresIn, LeaseModel::State};
+    using C = LeaseColumns;
+    std::vector<int> cols = {C::Name, C::Host, C::Pid, C::HeldFor, C::ExpiresIn, C::State};
     if (tableCount > 1)
-        cols.insert(cols.begin() + 1, LeaseModel::Scheme);
+        cols.insert(cols.begin() + 1, C::Scheme);
     std::vector<int> width;
     for (int c : cols)
-        width.push_back(int(leases.headerData(c, Qt::Horizontal).toString().size()));
+        width.push_back(int(leaseColumnTitle(c).size()));
     std::vector<QStringList> cells;
-    for (int r = 0; r < leases.rowCount(); ++r) {
+    const double now = leases.serverNowEstimate();
+    const bool live = s.ok && !s.leasesError;
+    for (int r = 0; r < leases.size(); ++r) {
         QStringList row;
         for (size_t k = 0; k < std::size(cols); ++k) {
-            QString v = leases.data(leases.index(r, cols[k])).toString();
+            QString v = leases.cellText(r, cols[k], now, live);
             if (v.size() > 40)
                 v = v.left(39) + QStringLiteral("…");
             width[k] = std::max(width[k], int(v.size()));
@@ -368,7 +370,7 @@ QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::v
     };
     QStringList header;
     for (int c : cols)
-        header << leases.headerData(c, Qt::Horizontal).toString().toUpper();
+        header << leaseColumnTitle(c).toUpper();
     out += line(header);
     for (const auto& row : cells)
         out += line(row);

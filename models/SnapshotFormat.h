@@ -1,7 +1,7 @@
 #pragma once
 // The headless rendering of one refresh (`leasewatch snapshot`): read from the same models the
 // window shows, so the terminal and the window never disagree.
-#include "LeaseModel.h"
+#include "domain/LeaseTracker.h"
 #include "domain/Analysis.h"
 #include "domain/Snapshot.h"
 
@@ -10,7 +10,7 @@
 
 namespace lw {
 
-QJsonObject snapshotToJson(const Snapshot& s, const LeaseModel& leases, const std::vector<Finding>& findings);
-QString snapshotToText(const Snapshot& s, const LeaseModel& leases, const std::vector<Finding>& findings);
+QJsonObject snapshotToJson(const Snapshot& s, const LeaseTracker& leases, const std::vector<Finding>& findings);
+QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std::vector<Finding>& findings);
 
 } // namespace lw

@@ -1,5 +1,6 @@
 #include "ForceExpireDialog.h"
 
+#include "domain/Wording.h"
 #include <QCheckBox>
 #include <QDateTime>
 #include <QDialogButtonBox>

@@ -19,7 +19,7 @@ class ForceExpireDialog : public QDialog
 public:
     struct Item
     {
-        LeaseModel::Entry entry;
+        LeaseTracker::Entry entry;
         HolderEvidence evidence;
         ForceExpireTarget target;
     };

@@ -1,5 +1,6 @@
 #include "LeasesView.h"
 
+#include "domain/Wording.h"
 #include "LeaseModel.h"
 #include "LeaseSortFilterProxy.h"
 #include "StateStyle.h"

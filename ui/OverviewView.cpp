@@ -1,5 +1,6 @@
 #include "OverviewView.h"
 
+#include "domain/Wording.h"
 #include "Monitor.h"
 
 #include <QApplication>

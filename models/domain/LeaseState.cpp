@@ -193,16 +193,32 @@ double writerClockSkew(const LeaseTrack& t, double slackS)
     return 0;
 }
 
-void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow, Sighting sighting)
+LeaseChange leaseChange(const std::optional<QString>& holderBefore, std::optional<double> expiresBefore,
+                        std::optional<double> takenBefore, const LeaseRow& now)
+{
+    if (now.holder != holderBefore) {
+        // A takeover is a take of an expired lease (ON CONFLICT … WHERE expires_at < now()): the
+        // new take is not earlier than the old expiry. A release followed by a fresh take within
+        // one refresh looks like a holder change too, but the old lease had not expired.
+        const bool takeover = !expiresBefore || !now.takenAt || *now.takenAt >= *expiresBefore;
+        return takeover ? LeaseChange::TakeOver : LeaseChange::Take;
+    }
+    if (now.takenAt == takenBefore && now.expiresAt && expiresBefore && *now.expiresAt > *expiresBefore + 1e-6)
+        return LeaseChange::Renew;
+    if (now.takenAt != takenBefore || now.expiresAt != expiresBefore)
+        return LeaseChange::Modify;
+    return LeaseChange::None;
+}
+
+LeaseChange observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow, Sighting sighting)
 {
     const bool existing = sighting == Sighting::Existing;
     const bool reappeared = existing && t.releasedAt.has_value();
-    const bool holderChanged = existing && !reappeared && row.holder != t.row.holder;
-    // A takeover is a take of an expired lease (ON CONFLICT … WHERE expires_at < now()): the new
-    // take is not earlier than the old expiry. A release followed by a fresh take within one
-    // refresh looks like a holder change too, but the old lease had not expired.
-    const bool takeover =
-        holderChanged && (!t.row.expiresAt || !row.takenAt || *row.takenAt >= *t.row.expiresAt);
+    const LeaseChange change = !existing    ? (sighting == Sighting::FirstRefresh ? LeaseChange::Seen : LeaseChange::Take)
+                               : reappeared ? LeaseChange::Take
+                                            : leaseChange(t.row.holder, t.row.expiresAt, t.row.takenAt, row);
+    const bool holderChanged = change == LeaseChange::Take || change == LeaseChange::TakeOver;
+    const bool takeover = change == LeaseChange::TakeOver;
     if (!existing || holderChanged || reappeared) {
         if (takeover) {
             t.takenOverAt = now;
@@ -239,7 +255,7 @@ void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow
             }
         }
         t.row = row;
-        return;
+        return change;
     }
     // Same holder: a later expiry is a renewal made between prevNow and now.
     if (row.expiresAt && t.row.expiresAt && *row.expiresAt > *t.row.expiresAt + 1e-6) {
@@ -254,6 +270,7 @@ void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow
             observeWriterClock(t, *row.expiresAt - *t.takeSpan, now, prevNow);
     }
     t.row = row;
+    return change;
 }
 
 void observeMissing(LeaseTrack& t, double now)

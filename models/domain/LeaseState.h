@@ -84,6 +84,22 @@ struct LeaseTrack
 // slack of one statement; 0 when not known to be off.
 double writerClockSkew(const LeaseTrack& t, double slackS = 1.0);
 
+// What one refresh saw happen to a lease, by the rules every reader shares (the window, the
+// history, the findings): a holder change is a take-over when the new take is not earlier than the
+// old expiry (ON CONFLICT … WHERE expires_at < now() took an expired lease), a later expiry with
+// the same take a renewal.
+enum class LeaseChange {
+    None,     // nothing the lease's record keeps changed
+    Seen,     // first sighting: the row existed before, its history is unknown
+    Take,     // the row appeared, or changed holder before it had expired
+    TakeOver, // another holder took it after it had expired
+    Renew,    // same holder and take, a later expiry
+    Modify,   // same holder, another change (the expiry moved earlier: a forced expiry; taken-at moved)
+    Release,  // the row disappeared
+};
+LeaseChange leaseChange(const std::optional<QString>& holderBefore, std::optional<double> expiresBefore,
+                        std::optional<double> takenBefore, const LeaseRow& now);
+
 enum class Sighting {
     FirstRefresh, // the console's first look: the row's history is unknown
     NewRow,       // the row appeared since the previous refresh
@@ -91,7 +107,7 @@ enum class Sighting {
 };
 // Folds a fresh observation of the row into the track. `prevNow` is the previous refresh's server
 // time (0 on the first refresh), `now` this refresh's.
-void observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow, Sighting sighting);
+LeaseChange observeLease(LeaseTrack& t, const LeaseRow& row, double now, double prevNow, Sighting sighting);
 void observeMissing(LeaseTrack& t, double now);
 
 // classifyLease's answer as instants on the server clock, worked out once per change of the track:

@@ -70,7 +70,7 @@ HistoryOptions HistoryOptions::forProfile(const QString& profile, const PollerCo
 // ---- HistoryWriter ------------------------------------------------------------------------------
 
 HistoryWriter::HistoryWriter(HistoryOptions o)
-    : opts_(std::move(o)), leases_(nullptr, [this] { return clockMs_; }),
+    : opts_(std::move(o)), leases_([this] { return clockMs_; }),
       pool_(nullptr, 2, 1) // only the latest counts and the deadlock window are read
 {
     if (opts_.path.isEmpty())
@@ -199,6 +199,7 @@ bool HistoryWriter::fail(const QString& what)
 // nothing; findings still open are closed at the last recorded refresh (the gap is not vouched for).
 void HistoryWriter::loadState()
 {
+    leasesFullPass_ = true; // what the store holds now, against every row
     QSqlDatabase db = conn_->db();
     QSqlQuery q(db);
     q.setForwardOnly(true);
@@ -338,7 +339,6 @@ bool HistoryWriter::write(const Snapshot& s)
         leaseIds_.clear();
         recordedTables_.reset();
         lastLeases_.clear();
-        byRow_.clear();
         lastGroups_.clear();
         openFindings_.clear();
         lastStateBytes_.clear();
@@ -475,114 +475,159 @@ bool HistoryWriter::checkpointRenewals(qint64 refreshId, double at, bool all)
     return true;
 }
 
+void HistoryWriter::LeaseSteps::removed(int first, int last)
+{
+    const int n = last - first + 1;
+    if (size_t(last) < state.size())
+        state.erase(state.begin() + first, state.begin() + last + 1);
+    for (auto& c : changes)
+        c.first = c.first > last ? c.first - n : c.first >= first ? -1 : c.first;
+}
+
+// One row of the tracker against the lease's last record: a row when something the record keeps
+// changed, classified by the tracker's rule (leaseChange), renewals on schedule counted.
+bool HistoryWriter::recordLease(qint64 refreshId, double at, int row, LeaseChange seenAs)
+{
+    const LeaseTracker::Entry& e = leases_.entry(row);
+    const int state = int(leases_.stateAt(row, at));
+    steps_.state[size_t(row)] = qint8(state);
+    const auto found = lastLeases_.find(e.key);
+    LastLease* last = found == lastLeases_.end() ? nullptr : &found->second;
+    if (last) {
+        last->seen = leaseGeneration_;
+        // Unchanged (most rows of a full pass): the tracker keeps an unchanged row's strings, so
+        // the holder is the very same string and no character is compared.
+        const LeaseRow& r = e.track.row;
+        if (last->state == state && last->expiresAt == r.expiresAt && last->takenAt == r.takenAt &&
+            sameText(last->holder, r.holder))
+            return true;
+    }
+    LastLease cur;
+    cur.key = e.key;
+    cur.holder = e.track.row.holder;
+    cur.takenAt = e.track.row.takenAt;
+    cur.expiresAt = e.track.row.expiresAt;
+    cur.state = state;
+    cur.seen = leaseGeneration_;
+    ChangeKind kind = ChangeKind::Modify;
+    if (!last) {
+        kind = leasesSeen_ && seenAs != LeaseChange::Seen ? ChangeKind::Take : ChangeKind::Seen;
+        cur.leaseId = leaseId(e.key, e.track.row.name);
+        if (!cur.leaseId)
+            return fail(QStringLiteral("cannot intern lease %1").arg(e.key));
+    } else {
+        LastLease& old = *last;
+        cur.leaseId = old.leaseId;
+        switch (leaseChange(old.holder, old.expiresAt, old.takenAt, e.track.row)) {
+        case LeaseChange::TakeOver:
+            kind = ChangeKind::TakeOver;
+            break;
+        case LeaseChange::Take:
+        case LeaseChange::Seen:
+            kind = ChangeKind::Take;
+            break;
+        case LeaseChange::Renew:
+            kind = ChangeKind::Renew;
+            cur.renewals = old.renewals + 1;
+            cur.firstRenewalAt = old.renewals ? old.firstRenewalAt : at;
+            cur.lastRenewalAt = at;
+            ++stats_.renewalsCounted;
+            if (cur.state == old.state && old.renewing) {
+                // On schedule: counted, not written (the row comes with the next change or the
+                // interval's checkpoint).
+                if (old.renewals == 0)
+                    renewalQueue_.emplace_back(e.key, at);
+                cur.renewing = true;
+                old = cur;
+                return true;
+            }
+            break;
+        case LeaseChange::Modify:
+        case LeaseChange::Release:
+            kind = ChangeKind::Modify;
+            break;
+        case LeaseChange::None:
+            if (cur.state == old.state)
+                return true;
+            kind = ChangeKind::State;
+            break;
+        }
+        // Whatever the renewals counted so far said comes first, with the values they left.
+        if (kind != ChangeKind::Renew && !flushRenewals(refreshId, at, old))
+            return false;
+    }
+    if (!insertChange(refreshId, at, int(kind), cur))
+        return false;
+    cur.renewals = 0;
+    cur.renewing = kind == ChangeKind::Renew;
+    if (last)
+        *last = std::move(cur);
+    else
+        lastLeases_.insert_or_assign(e.key, std::move(cur));
+    return true;
+}
+
+bool HistoryWriter::recordRelease(qint64 refreshId, double at, const QString& key)
+{
+    const auto it = lastLeases_.find(key);
+    if (it == lastLeases_.end())
+        return true;
+    if (!flushRenewals(refreshId, at, it->second))
+        return false;
+    LastLease gone = it->second;
+    gone.state = int(LeaseState::Released);
+    if (!insertChange(refreshId, at, int(ChangeKind::Release), gone))
+        return false;
+    lastLeases_.erase(it);
+    return true;
+}
+
 bool HistoryWriter::recordLeases(const Snapshot& s, qint64 refreshId)
 {
-    // The same model the window uses judges the state (TTL inference, overdue, stale, taken over).
-    // It applies the poller's delta when it continues the model's last refresh (it checks), so a
-    // refresh skipped on the way here costs one full comparison, not a wrong record.
-    Snapshot forModel = s;
-    forModel.receivedMonotonicMs = clockMs_;
-    leases_.applySnapshot(forModel);
+    // The tracker the window uses judges the state and names each change (take, take-over,
+    // renewal, release). Only the rows it saw change and those whose state moved on with the clock
+    // are compared with their records; every row only on the first refresh after the store was
+    // opened or rolled back, against what the store holds.
+    steps_.changes.clear();
+    leases_.apply(s, &steps_);
+    steps_.state.resize(size_t(leases_.size()), -1);
     const double at = s.serverNow;
-    const quint64 gen = ++leaseGeneration_;
-
-    for (int i = 0; i < leases_.rowCount(); ++i) {
-        const LeaseModel::Entry& e = leases_.entry(i);
-        if (e.track.releasedAt)
-            continue; // gone from the table: recorded below as a release
-        const int state = int(leases_.stateAt(i, at));
-        // The model's rows stay in place between refreshes: the row's record from the last one,
-        // recognised by its key's very string (held by the record, so never reused), else looked up.
-        if (byRow_.size() < size_t(leases_.rowCount()))
-            byRow_.resize(size_t(leases_.rowCount()), nullptr);
-        LastLease* last = byRow_[size_t(i)];
-        if (!last || last->key.constData() != e.key.constData()) {
-            const auto found = lastLeases_.find(e.key);
-            last = found == lastLeases_.end() ? nullptr : &found->second;
-            byRow_[size_t(i)] = last;
-        }
-        if (last) {
-            last->seen = gen;
-            // Unchanged (most rows, most refreshes): the model keeps an unchanged row's strings,
-            // so the holder is the very same string and no character is compared.
-            const LeaseRow& row = e.track.row;
-            if (last->state == state && last->expiresAt == row.expiresAt && last->takenAt == row.takenAt &&
-                sameText(last->holder, row.holder))
-                continue;
-        }
-        LastLease cur;
-        cur.key = e.key;
-        cur.holder = e.track.row.holder;
-        cur.takenAt = e.track.row.takenAt;
-        cur.expiresAt = e.track.row.expiresAt;
-        cur.state = state;
-        cur.seen = gen;
-        ChangeKind kind;
-        if (!last) {
-            kind = leasesSeen_ ? ChangeKind::Take : ChangeKind::Seen;
-            cur.leaseId = leaseId(e.key, e.track.row.name);
-            if (!cur.leaseId)
-                return fail(QStringLiteral("cannot intern lease %1").arg(e.key));
-        } else {
-            LastLease& old = *last;
-            cur.leaseId = old.leaseId;
-            if (cur.holder != old.holder) {
-                // The rule of observeLease(): a take not earlier than the old expiry is a takeover.
-                const bool takeover = !old.expiresAt || !cur.takenAt || *cur.takenAt >= *old.expiresAt;
-                kind = takeover ? ChangeKind::TakeOver : ChangeKind::Take;
-            } else if (cur.takenAt == old.takenAt && cur.expiresAt && old.expiresAt &&
-                       *cur.expiresAt > *old.expiresAt + 1e-6) {
-                kind = ChangeKind::Renew;
-                cur.renewals = old.renewals + 1;
-                cur.firstRenewalAt = old.renewals ? old.firstRenewalAt : at;
-                cur.lastRenewalAt = at;
-                ++stats_.renewalsCounted;
-                if (cur.state == old.state && old.renewing) {
-                    // On schedule: counted, not written (the row comes with the next change or
-                    // the interval's checkpoint).
-                    if (old.renewals == 0)
-                        renewalQueue_.emplace_back(e.key, at);
-                    cur.renewing = true;
-                    old = cur;
-                    continue;
-                }
-            } else if (cur.takenAt != old.takenAt || cur.expiresAt != old.expiresAt) {
-                kind = ChangeKind::Modify;
-            } else if (cur.state != old.state) {
-                kind = ChangeKind::State;
-            } else {
-                continue; // unchanged: costs nothing
+    ++leaseGeneration_;
+    if (leasesFullPass_ || opts_.compareEveryLease) {
+        for (int i = 0; i < leases_.size(); ++i) {
+            if (leases_.entry(i).track.releasedAt) {
+                steps_.state[size_t(i)] = qint8(LeaseState::Released);
+                continue; // gone from the table: its record is released below
             }
-            // Whatever the renewals counted so far said comes first, with the values they left.
-            if (kind != ChangeKind::Renew && !flushRenewals(refreshId, at, old))
+            if (!recordLease(refreshId, at, i, LeaseChange::None))
                 return false;
         }
-        if (!insertChange(refreshId, at, int(kind), cur))
-            return false;
-        cur.renewals = 0;
-        cur.renewing = kind == ChangeKind::Renew;
-        if (last)
-            *last = std::move(cur);
-        else
-            byRow_[size_t(i)] = &lastLeases_.insert_or_assign(e.key, std::move(cur)).first->second;
-    }
-    bool erased = false;
-    for (auto it = lastLeases_.begin(); it != lastLeases_.end();) {
-        if (it->second.seen == gen) {
-            ++it;
-            continue;
+        std::vector<QString> gone;
+        for (const auto& [key, l] : lastLeases_)
+            if (l.seen != leaseGeneration_)
+                gone.push_back(key);
+        for (const QString& key : gone)
+            if (!recordRelease(refreshId, at, key))
+                return false;
+        leasesFullPass_ = false;
+    } else {
+        for (const auto& [row, change] : steps_.changes) {
+            if (row < 0)
+                continue;
+            if (change == LeaseChange::Release) {
+                steps_.state[size_t(row)] = qint8(LeaseState::Released);
+                if (!recordRelease(refreshId, at, leases_.entry(row).key))
+                    return false;
+            } else if (!recordLease(refreshId, at, row, change)) {
+                return false;
+            }
         }
-        if (!flushRenewals(refreshId, at, it->second))
-            return false;
-        LastLease gone = it->second;
-        gone.state = int(LeaseState::Released);
-        if (!insertChange(refreshId, at, int(ChangeKind::Release), gone))
-            return false;
-        it = lastLeases_.erase(it);
-        erased = true;
+        // The clock's changes (held → renewal overdue → stale): one state a row compared.
+        for (int i = 0; i < leases_.size(); ++i)
+            if (steps_.state[size_t(i)] != qint8(LeaseState::Released) &&
+                steps_.state[size_t(i)] != qint8(leases_.stateAt(i, at)) && !recordLease(refreshId, at, i, LeaseChange::None))
+                return false;
     }
-    if (erased)
-        byRow_.clear(); // some point at erased records
     leasesSeen_ = true;
     return checkpointRenewals(refreshId, at, false);
 }

@@ -6,11 +6,10 @@
 // thread (connect Monitor::refreshed to HistoryRecorder::record). One transaction per refresh; then
 // at most one small retention batch (age and size bounds), so the writer never stalls for long.
 //
-// Lease states are judged by a LeaseModel of the writer's own fed with the same snapshots and
-// policy as the window's, and findings by the same collectFindings(): the record says what the
-// operator saw.
+// Lease states and changes are judged by a LeaseTracker of the writer's own fed with the same
+// snapshots and policy as the window's, and findings by the same collectFindings(): the record says
+// what the operator saw.
 #include "Findings.h"
-#include "LeaseModel.h"
 #include "PoolHistory.h"
 #include "domain/Analysis.h"
 #include "SqliteConnection.h"
@@ -56,6 +55,9 @@ struct HistoryOptions
     // to about one per minute: the first refresh of each minute plus the refreshes with the
     // minute's most connections, lock-table entries and lock waits; failed refreshes all stay.
     double fullResolutionS = 3600;
+    // Every lease compared with its record at every refresh, as after opening the store, instead of
+    // only what the tracker saw change: the tests' reference for the incremental path.
+    bool compareEveryLease = false;
     int maxQueued = 120;          // snapshots waiting for the writer; beyond that refreshes are skipped
     // Local wall clock (ms since the epoch) for retention by age; tests inject their own.
     std::function<qint64()> wallClockMs;
@@ -134,6 +136,8 @@ private:
     bool copyAudit();
     bool insertChange(qint64 refreshId, double at, int kind, const LastLease& v);
     bool flushRenewals(qint64 refreshId, double at, LastLease& l);
+    bool recordLease(qint64 refreshId, double at, int row, LeaseChange seenAs);
+    bool recordRelease(qint64 refreshId, double at, const QString& key);
     bool checkpointRenewals(qint64 refreshId, double at, bool all);
     bool downsampleStep();
     void loadState();
@@ -156,14 +160,26 @@ private:
 
     // What the store says now, so unchanged things cost nothing.
     qint64 clockMs_ = 1;
-    LeaseModel leases_;
+    LeaseTracker leases_;
+    // The tracker's steps of this refresh: the rows it saw change, and per row the state last
+    // recorded, kept in step as rows go and come.
+    struct LeaseSteps final : LeaseTracker::Listener
+    {
+        std::vector<std::pair<int, LeaseChange>> changes; // row (-1: removed since), change
+        std::vector<qint8> state;
+        void observed(int row, LeaseChange change) override { changes.emplace_back(row, change); }
+        void aboutToRemove(int, int) override {}
+        void removed(int first, int last) override;
+        void aboutToAppend(int, int) override {}
+        void appended(int, int last) override { state.resize(size_t(last) + 1, -1); }
+    };
+    LeaseSteps steps_;
+    bool leasesFullPass_ = true; // the next refresh compares every row with the store's records
     DeadlockWindow deadlocks_;
     HolderPresence presence_;
     PoolHistory pool_;
     QHash<QString, qint64> leaseIds_;
-    // Node-based: a record's address stays put, so byRow_ can point at it.
     std::unordered_map<QString, LastLease> lastLeases_;
-    std::vector<LastLease*> byRow_; // per row of leases_, its record (a hint, checked by key)
     QHash<QString, LastGroup> lastGroups_; // "<grouping>\x1f<key>"
     QHash<QString, qint64> openFindings_;  // finding id → row id
     QByteArray lastStateBytes_;

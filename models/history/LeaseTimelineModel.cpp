@@ -1,5 +1,6 @@
 #include "LeaseTimelineModel.h"
 
+#include "domain/Wording.h"
 #include "LeaseModel.h"
 
 #include <QBrush>

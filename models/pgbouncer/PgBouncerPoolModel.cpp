@@ -1,6 +1,6 @@
 #include "PgBouncerPoolModel.h"
 
-#include "LeaseModel.h" // formatDuration
+#include "domain/Wording.h"
 
 #include <QBrush>
 #include <QColor>

@@ -200,7 +200,7 @@ void applyToModels(Models& m, const Snapshot& fromWorker, Sample& out)
     t = Clock::now();
     if (s.ok) {
         m.deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-        m.findings.setFindings(collectFindings(s, m.leases, &m.deadlocks), s.serverNow);
+        m.findings.setFindings(collectFindings(s, m.leases.tracker(), &m.deadlocks), s.serverNow);
     }
     out.findingsMs = msSince(t);
     t = Clock::now();

@@ -242,7 +242,8 @@ private Q_SLOTS:
         // No transaction of the console is left behind. The connection is closed on return; the
         // server ends its backend asynchronously, so a loaded machine may still list it briefly.
         QTRY_COMPARE_WITH_TIMEOUT(
-            db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'leasewatch-operator'"),
+            db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'leasewatch-operator' "
+                     "AND datname = current_database()"),
             QStringLiteral("0"), 5000);
     }
 

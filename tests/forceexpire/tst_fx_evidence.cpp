@@ -10,10 +10,10 @@ using Kind = ForceExpireOutcome::Kind;
 namespace {
 constexpr double kNow = 1'700'000'000.0;
 
-LeaseModel::Entry entry(const QString& holder, double expiresIn, std::optional<double> lastRenewalAgo,
+LeaseTracker::Entry entry(const QString& holder, double expiresIn, std::optional<double> lastRenewalAgo,
                         double ttl = 40)
 {
-    LeaseModel::Entry e;
+    LeaseTracker::Entry e;
     e.key = QStringLiteral("job");
     e.track.row.name = QStringLiteral("job");
     e.track.row.holder = holder;

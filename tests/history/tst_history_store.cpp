@@ -14,8 +14,12 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
+#include <map>
 
 using namespace lw;
 using namespace lw::test;
@@ -654,6 +658,98 @@ private Q_SLOTS:
         HistoryReader r(path);
         QCOMPARE(r.range().refreshes, 15);
         QCOMPARE(r.leaseChanges().size(), size_t(1));
+    }
+    // The writer looks only at the leases the tracker saw change (and those whose state moved on
+    // with the clock). Over a long random workload — takes, renewals on and off schedule, takeovers
+    // of expired leases, forced expiries, releases and re-takes, leases left to go stale, pauses
+    // longer than a TTL — it records exactly what comparing every lease with its record at every
+    // refresh records.
+    void incrementalRecordMatchesComparingEveryLease()
+    {
+        const QString incPath = file(QStringLiteral("incremental.sqlite"));
+        const QString fullPath = file(QStringLiteral("every-lease.sqlite"));
+        HistoryOptions fullOpts = options(fullPath);
+        fullOpts.compareEveryLease = true;
+        fullOpts.renewalIntervalS = 40; // counted renewals are checkpointed within the run too
+        HistoryOptions incOpts = options(incPath);
+        incOpts.renewalIntervalS = 40;
+        {
+            HistoryWriter inc(incOpts);
+            HistoryWriter full(fullOpts);
+            QVERIFY(inc.isOpen() && full.isOpen());
+            const quint32 seed = QRandomGenerator::global()->generate();
+            QRandomGenerator rng(seed);
+            struct Held
+            {
+                QString holder;
+                double taken = 0, ttl = 10, expires = 0;
+                bool renewing = true;
+            };
+            std::map<QString, Held> table;
+            double now = 1000;
+            int holderN = 0;
+            auto newHolder = [&] {
+                const int n = holderN++;
+                return QStringLiteral("app-%1:%2:%3").arg(n % 7).arg(100 + n).arg(n);
+            };
+            for (int refresh = 0; refresh < 400; ++refresh) {
+                now += rng.bounded(10) == 0 ? 5 + rng.bounded(20) : 1; // now and then a long pause
+                for (int k = 0; k < 4; ++k) {
+                    const QString name = QStringLiteral("job-%1").arg(rng.bounded(40));
+                    auto it = table.find(name);
+                    const int what = int(rng.bounded(100));
+                    if (it == table.end()) {
+                        if (what < 30) {
+                            const double ttl = 5 + rng.bounded(20);
+                            table[name] = {newHolder(), now, ttl, now + ttl, rng.bounded(4) != 0};
+                        }
+                    } else if (it->second.expires < now && what < 40) { // taken over
+                        const double ttl = 5 + rng.bounded(20);
+                        it->second = {newHolder(), now, ttl, now + ttl, true};
+                    } else if (what < 8) { // released
+                        table.erase(it);
+                    } else if (what < 12) { // forced expiry
+                        it->second.expires = now - 0.5;
+                        it->second.renewing = false;
+                    } else if (what < 15) { // the holder stops renewing (crashed)
+                        it->second.renewing = false;
+                    }
+                }
+                SnapshotSpec sp;
+                sp.now = now;
+                for (auto& [name, h] : table) {
+                    if (h.renewing && h.expires - now < h.ttl * 0.75)
+                        h.expires = now + h.ttl;
+                    sp.leases.push_back(lease(name, h.holder, h.taken, h.expires));
+                }
+                // Row order moves as a table's physical order does.
+                std::shuffle(sp.leases.begin(), sp.leases.end(), rng);
+                const Snapshot snap = makeSnapshot(sp);
+                QVERIFY(inc.write(snap));
+                QVERIFY(full.write(snap));
+            }
+            qInfo("seed %u: %lld change rows", seed, (long long)full.stats().leaseRows);
+            QVERIFY(full.stats().leaseRows > 300);
+        }
+        const auto rows = [](const QString& path) {
+            HistoryReader r(path);
+            QStringList out;
+            for (const LeaseChangeRow& c : r.leaseChanges())
+                out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8")
+                           .arg(c.at)
+                           .arg(c.key, changeKindKey(c.kind), c.holder.value_or(QStringLiteral("-")))
+                           .arg(c.takenAt.value_or(-1))
+                           .arg(c.expiresAt.value_or(-1))
+                           .arg(leaseStateKey(c.state))
+                           .arg(c.renewals);
+            std::sort(out.begin(), out.end()); // within one refresh, in row order: the table's
+            return out;
+        };
+        const QStringList want = rows(fullPath);
+        const QStringList got = rows(incPath);
+        QCOMPARE(got.size(), want.size());
+        for (qsizetype i = 0; i < want.size(); ++i)
+            QCOMPARE(got[i], want[i]);
     }
 };
 

@@ -344,7 +344,7 @@ private Q_SLOTS:
                 for (int r = 0; r < m->rowCount(); ++r)
                     if (m->stateAt(r, now) == LeaseState::Stale || m->clockSkewAt(r))
                         want.push_back(r);
-                QCOMPARE(m->rowsStaleOrSkewed(now), want);
+                QCOMPARE(m->tracker().rowsStaleOrSkewed(now), want);
             }
         };
         auto delta = [](Snapshot s, quint64 seq, quint64 base, size_t baseSize, std::vector<int> changed,
@@ -507,7 +507,7 @@ private Q_SLOTS:
         QCOMPARE(background->stateCounts(), atOnce->stateCounts());
         auto staleKeys = [](const LeaseModel& m) {
             QStringList out;
-            for (int r : m.rowsStaleOrSkewed(100))
+            for (int r : m.tracker().rowsStaleOrSkewed(100))
                 out << m.entry(r).key;
             out.sort();
             return out;
