@@ -300,7 +300,6 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     }
     minChanged_ = std::numeric_limits<int>::max();
     maxChanged_ = -1;
-    appendingFrom_ = -1;
     tracker_.applyRows(s, b, this);
     flushChanged();
     appendingFrom_ = -1;

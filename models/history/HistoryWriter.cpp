@@ -36,13 +36,6 @@ std::array<int, 5> countsOf(const PoolGroup& g)
     return {g.active, g.idle, g.idleInTransaction, g.waitingOnLock, g.idleHoldingAdvisory};
 }
 
-bool sameText(const std::optional<QString>& a, const std::optional<QString>& b)
-{
-    if (a.has_value() != b.has_value())
-        return false;
-    return !a || a->constData() == b->constData() || *a == *b;
-}
-
 QVariant nullableText(const std::optional<QString>& v)
 {
     return v ? QVariant(*v) : QVariant(QMetaType(QMetaType::QString));
@@ -493,15 +486,8 @@ bool HistoryWriter::recordLease(qint64 refreshId, double at, int row, LeaseChang
     steps_.state[size_t(row)] = qint8(state);
     const auto found = lastLeases_.find(e.key);
     LastLease* last = found == lastLeases_.end() ? nullptr : &found->second;
-    if (last) {
+    if (last)
         last->seen = leaseGeneration_;
-        // Unchanged (most rows of a full pass): the tracker keeps an unchanged row's strings, so
-        // the holder is the very same string and no character is compared.
-        const LeaseRow& r = e.track.row;
-        if (last->state == state && last->expiresAt == r.expiresAt && last->takenAt == r.takenAt &&
-            sameText(last->holder, r.holder))
-            return true;
-    }
     LastLease cur;
     cur.key = e.key;
     cur.holder = e.track.row.holder;
