@@ -623,7 +623,9 @@ private Q_SLOTS:
         db.exec(shedlockTake("cleanup", "never-seen-9c1", 1800));
         // A job that finished, its lock kept for lockAtLeastFor (10 min) by ShedLock's own unlock.
         db.exec(shedlockTake("digest", "rpt-host-7f3", 1800));
-        QTest::qWait(600);
+        // Released only once the console has seen it held: a take and release between two
+        // refreshes (a loaded machine) would be a different case, a lock seen only as released.
+        QTRY_VERIFY_WITH_TIMEOUT(!monitor.leases()->rowsNamed("digest").empty(), 15000);
         db.exec(shedlockRelease("digest", "rpt-host-7f3", 600));
         const auto gone = [&](const QString& name) {
             for (int i = 0; i < monitor.findings()->rowCount(); ++i)
