@@ -65,7 +65,7 @@ void AdvisoryLockModel::applySnapshot(const Snapshot& s)
 {
     if (!s.ok || !s.analysis)
         return;
-    const CowVector<LockView>& views = s.analysis->locks;
+    const SharedRows<LockView>& views = s.analysis->locks;
     now_ = s.serverNow;
     thresholds_ = s.analysis->config.thresholds;
 

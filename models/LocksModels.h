@@ -79,8 +79,8 @@ private:
     // The pg_locks read last applied, and where each of its locks sits in rows_: a refresh that
     // reuses that read (pg_locks read every N) updates those rows without keying them again; one
     // that reuses the views too (same holders' states) touches no row at all.
-    CowVector<AdvisoryLockRow> lastLocks_;
-    CowVector<LockView> lastViews_;
+    SharedRows<AdvisoryLockRow> lastLocks_;
+    SharedRows<LockView> lastViews_;
     std::vector<int> lastOrder_;
 };
 

@@ -204,237 +204,58 @@ LeasePolicy leasePolicyFor(const PollerConfig& cfg)
     return policyForTable(p, cfg.leases);
 }
 
-// The previous read of the leases: each row's bytes (to compare, cell by cell, with the next read),
-// where each row went in Snapshot::leases ("slots"), and the slots by name. Unchanged rows are not
-// decoded again, nor copied anywhere.
+// The previous read of the leases, for the next one's diff by key: the rows as the last snapshot
+// handed them out (its order: a row keeps its place while it is read) and where each key is.
+// The models then touch only what changed (a LeaseDelta), never all 100 000 rows.
 struct Poller::LeaseCache
 {
-    // Each slot's row as a record (per column: int32 length, -1 for NULL, then the bytes) in one
-    // arena, in slot order: compared in one sequential pass while the row order holds. A changed
-    // record of the same size is overwritten in place; another size goes to the end, and the arena
-    // is compacted when half of it is dead.
-    std::vector<char> arena;
-    std::vector<quint32> recOff, recLen; // by slot
-    size_t deadBytes = 0;
-    // Scratch of the next read, kept with their capacity: megabytes allocated afresh per refresh
-    // cost page faults that dwarf the comparison itself.
-    std::vector<int> spareOrder, pos;
-    std::vector<char> dirty;
-    std::vector<char> scratch;     // one changed row's record
-    std::vector<int> prevOrder;    // slot of each previous row
-    std::vector<int> prevPos;      // previous row of each slot, made from prevOrder when needed
-    bool prevPosValid = false;
-    QHash<QByteArray, int> slotOf; // name bytes → slot
-    std::vector<QByteArray> keys;  // by slot: name bytes
-    LeaseRows rows;             // by slot: Snapshot::leases
-    std::vector<quint32> seen;     // by slot: epoch of the last read that saw it
-    quint32 epoch = 0;
+    using Key = std::pair<int, QString>; // (table, name): names are unique per table
     quint64 source = 0;
-    int nameCol = 0; // 1 when the rows start with their binary xmin (leaseSelect's rowVersion)
-
-    const char* record(int slot) const { return arena.data() + recOff[size_t(slot)]; }
-    void appendSlotRecord(const PGresult* r, int i);
-
-    // With an xmin (nameCol 1): each slot's xmin and (up to 18 bytes of) name, 24 bytes a slot, in
-    // their own array. An unchanged row is told from these alone: the arena (90 bytes a row) stays out of
-    // the cache, which is what the comparison of 100 000 rows mostly waited for.
-    struct FastKey
-    {
-        char xmin[4];
-        quint16 nameLen; // kLongName: compare with the record
-        char name[18];
-    };
-    static constexpr quint16 kLongName = 0xffff;
-    std::vector<FastKey> fast; // by slot, when nameCol is 1
-    void setFastKey(int slot, const PGresult* r, int i);
-    inline bool sameVersion(int slot, const PGresult* r, int i) const;
-    void compact();
+    std::vector<LeaseRow> rows;
+    std::vector<Key> keys; // by row
+    QHash<Key, int> rowOf;
 };
 
 namespace {
 std::atomic<quint64> g_leaseSources{0};
 
-// The row's lease; its name is at column `nameCol` (1 after an xmin). `was`, the same lease's
-// previous row (a renewal, usually), lends its name and, when `sameHolder`, its holder: strings
-// already decoded.
-LeaseRow leaseRowAt(const PGresult* r, int i, int nameCol, const LeaseRow* was = nullptr, bool sameHolder = false)
+// Row i of a lease result: name, holder, taken-at and expires-at (float8 epochs, binary), and with
+// several tables a fifth column, the index of the row's table (int4, binary).
+LeaseRow leaseRowAt(const PGresult* r, int i)
 {
     LeaseRow row;
-    if (was)
-        row.name = was->name;
-    else
-        row.name = PQgetisnull(r, i, nameCol) ? QString() : toString(r, i, nameCol);
-    if (was && sameHolder)
-        row.holder = was->holder;
-    else if (!PQgetisnull(r, i, nameCol + 1))
-        row.holder = toString(r, i, nameCol + 1);
-    row.takenAt = optDouble(r, i, nameCol + 2);
-    row.expiresAt = optDouble(r, i, nameCol + 3);
+    row.name = toString(r, i, 0);
+    if (!PQgetisnull(r, i, 1))
+        row.holder = toString(r, i, 1);
+    row.takenAt = optDouble(r, i, 2);
+    row.expiresAt = optDouble(r, i, 3);
+    if (PQnfields(r) > 4 && !PQgetisnull(r, i, 4) && PQgetlength(r, i, 4) == 4)
+        row.source = qFromBigEndian<qint32>(PQgetvalue(r, i, 4));
     return row;
 }
 
-// Where a lease result's name column is: 1 when it starts with the rows' xmin (binary, 4 bytes:
-// leaseSelect() asks for binary results), 0 without; -1 for a shape the cache does not know.
-int leaseNameColumn(const PGresult* r)
+SessionRow sessionRowAt(const PGresult* r, int i)
 {
-    const int n = PQnfields(r);
-    if (n == 5 && std::strcmp(PQfname(r, 0), "xmin") == 0)
-        return PQfformat(r, 0) == 1 && PQfsize(r, 0) == 4 ? 1 : -1;
-    return n == 4 ? 0 : -1;
-}
-
-// Appends row i's record of columns [firstColumn, columns) (each: length, or -1 for NULL, then the
-// bytes); returns the length of the first part. One resize per row and plain copies: this runs for
-// every row of every refresh.
-constexpr int kMaxRecordColumns = 16;
-size_t appendRecord(const PGresult* r, int i, std::vector<char>& out, int columns = 4, int firstColumn = 0)
-{
-    qint32 lens[kMaxRecordColumns];
-    size_t total = 0;
-    for (int col = firstColumn; col < columns; ++col) {
-        lens[col] = PQgetlength(r, i, col);
-        if (lens[col] == 0 && PQgetisnull(r, i, col)) // NULL and '' both have length 0
-            lens[col] = -1;
-        total += sizeof(qint32) + size_t(std::max(lens[col], 0));
-    }
-    const size_t at = out.size();
-    out.resize(at + total);
-    char* p = out.data() + at;
-    for (int col = firstColumn; col < columns; ++col) {
-        std::memcpy(p, &lens[col], sizeof(qint32));
-        p += sizeof(qint32);
-        if (lens[col] > 0) {
-            std::memcpy(p, PQgetvalue(r, i, col), size_t(lens[col]));
-            p += lens[col];
-        }
-    }
-    return sizeof(qint32) + size_t(std::max(lens[firstColumn], 0));
-}
-// An arena of records (by index: offset, length) with `dead` bytes no index refers to, packed
-// in index order. The lease cache and the sessions replace changed records at the arena's end.
-void packRecords(std::vector<char>& arena, std::vector<quint32>& off, const std::vector<quint32>& len, size_t& dead)
-{
-    std::vector<char> packed;
-    packed.reserve(arena.size() - dead + 4096);
-    for (size_t k = 0; k < off.size(); ++k) {
-        const size_t at = packed.size();
-        packed.insert(packed.end(), arena.data() + off[k], arena.data() + off[k] + len[k]);
-        off[k] = quint32(at);
-    }
-    arena = std::move(packed);
-    dead = 0;
-}
-
-// Two overlapping words cover any length from one word to two: no loop, no call.
-template <typename Word> bool sameWords(const char* a, const char* b, size_t n)
-{
-    Word a0, a1, b0, b1;
-    std::memcpy(&a0, a, sizeof a0);
-    std::memcpy(&b0, b, sizeof b0);
-    std::memcpy(&a1, a + n - sizeof a1, sizeof a1);
-    std::memcpy(&b1, b + n - sizeof b1, sizeof b1);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-}
-
-// Equal bytes. Most cells are short (pids, modes, epochs, an xmin, a name): compared a word at a
-// time, where a call to memcmp per cell cost more than the libpq calls that fetch the cell.
-inline bool sameBytes(const char* a, const char* b, size_t n)
-{
-    if (n > 16)
-        return std::memcmp(a, b, n) == 0;
-    if (n >= 8)
-        return sameWords<quint64>(a, b, n);
-    if (n >= 4)
-        return sameWords<quint32>(a, b, n);
-    for (size_t k = 0; k < n; ++k)
-        if (a[k] != b[k])
-            return false;
-    return true;
-}
-
-// Whether row i's cells [firstColumn, columns) are exactly the record at `rec` (appendRecord's
-// format), read in place: no copy of the row. Returns the end of the record, or null.
-const char* matchRecord(const PGresult* r, int i, const char* rec, int columns, int firstColumn = 0)
-{
-    for (int col = firstColumn; col < columns; ++col) {
-        qint32 len = PQgetlength(r, i, col);
-        if (len == 0 && PQgetisnull(r, i, col))
-            len = -1;
-        qint32 stored;
-        std::memcpy(&stored, rec, sizeof stored);
-        rec += sizeof stored;
-        if (stored != len)
-            return nullptr;
-        if (len > 0) {
-            if (!sameBytes(rec, PQgetvalue(r, i, col), size_t(len)))
-                return nullptr;
-            rec += len;
-        }
-    }
-    return rec;
-}
-bool sameAsRecord(const PGresult* r, int i, const char* rec, int columns, int firstColumn = 0)
-{
-    return matchRecord(r, i, rec, columns, firstColumn) != nullptr;
-}
-
-// The length of a record's first column's part (length field and bytes).
-size_t firstPartSize(const char* rec)
-{
-    qint32 len;
-    std::memcpy(&len, rec, sizeof len);
-    return sizeof len + size_t(std::max(len, 0));
-}
-// The record past its first n columns.
-const char* skipParts(const char* rec, int n)
-{
-    for (; n > 0; --n)
-        rec += firstPartSize(rec);
-    return rec;
+    SessionRow row;
+    row.pid = int(toDouble(r, i, 0));
+    row.database = toString(r, i, 1);
+    row.user = toString(r, i, 2);
+    row.applicationName = toString(r, i, 3);
+    row.clientAddr = toString(r, i, 4);
+    row.clientPort = PQgetisnull(r, i, 5) ? -1 : int(toDouble(r, i, 5));
+    row.backendStart = optDouble(r, i, 6);
+    row.xactStart = optDouble(r, i, 7);
+    row.queryStart = optDouble(r, i, 8);
+    row.stateChange = optDouble(r, i, 9);
+    row.state = toString(r, i, 10);
+    row.waitEventType = toString(r, i, 11);
+    row.waitEvent = toString(r, i, 12);
+    row.query = toString(r, i, 13);
+    if (!PQgetisnull(r, i, 14))
+        row.blockedBy = parseIntArray(PQgetvalue(r, i, 14));
+    return row;
 }
 } // namespace
-
-void Poller::LeaseCache::appendSlotRecord(const PGresult* r, int i)
-{
-    const size_t at = arena.size();
-    appendRecord(r, i, arena, nameCol + 4);
-    recOff.push_back(quint32(at));
-    recLen.push_back(quint32(arena.size() - at));
-    if (nameCol == 1)
-        setFastKey(int(recOff.size()) - 1, r, i);
-}
-
-void Poller::LeaseCache::setFastKey(int slot, const PGresult* r, int i)
-{
-    if (size_t(slot) >= fast.size())
-        fast.resize(size_t(slot) + 1);
-    FastKey& k = fast[size_t(slot)];
-    std::memcpy(k.xmin, PQgetvalue(r, i, 0), sizeof k.xmin);
-    const int len = PQgetlength(r, i, 1);
-    k.nameLen = len > 0 && size_t(len) <= sizeof k.name ? quint16(len) : kLongName;
-    if (k.nameLen != kLongName)
-        std::memcpy(k.name, PQgetvalue(r, i, 1), size_t(len));
-}
-
-[[gnu::always_inline]] inline bool Poller::LeaseCache::sameVersion(int slot, const PGresult* r, int i) const
-{
-    const FastKey& k = fast[size_t(slot)];
-    if (!sameBytes(k.xmin, PQgetvalue(r, i, 0), sizeof k.xmin))
-        return false;
-    const int len = PQgetlength(r, i, 1);
-    if (k.nameLen != kLongName)
-        return len == k.nameLen && sameBytes(k.name, PQgetvalue(r, i, 1), size_t(len));
-    // A long name: the record's (past its xmin part).
-    const char* rec = record(slot) + sizeof(qint32) + sizeof k.xmin;
-    qint32 stored;
-    std::memcpy(&stored, rec, sizeof stored);
-    return stored == len && len > 0 && sameBytes(rec + sizeof stored, PQgetvalue(r, i, 1), size_t(len));
-}
-
-void Poller::LeaseCache::compact()
-{
-    packRecords(arena, recOff, recLen, deadBytes);
-}
 
 Poller::Poller(PollerConfig cfg, quint64 generation, QObject* parent)
     : QObject(parent), cfg_(std::move(cfg)), generation_(generation),
@@ -492,12 +313,7 @@ bool Poller::ensureConnected(pg::PgError& err)
     leaseCache_.reset(); // another server, maybe: every lease is read afresh (and hashed)
     lastAnalysis_.reset();
     haveLocks_ = false;
-    lastLockBytes_.clear();
-    lastSessions_.clear();
-    sessionArena_.clear();
-    sessionOff_.clear();
-    sessionLen_.clear();
-    sessionDead_ = 0;
+    lastLocks_ = {};
     return true;
 }
 
@@ -511,20 +327,52 @@ void Poller::addHashes(const PGresult* r)
 {
     if (!r)
         return;
-    for (int i = 0; i < PQntuples(r); ++i)
-        hashCache_.insert(toString(r, i, 0), qint64(std::strtoll(PQgetvalue(r, i, 1), nullptr, 10)));
-    publishKeyNames();
+    std::vector<std::pair<QString, qint64>> added;
+    for (int i = 0; i < PQntuples(r); ++i) {
+        const QString name = toString(r, i, 0);
+        if (!hashCache_.contains(name)) {
+            const qint64 key = qint64(std::strtoll(PQgetvalue(r, i, 1), nullptr, 10));
+            hashCache_.insert(name, key);
+            added.emplace_back(name, key);
+        }
+    }
+    updateKeyNames(added, {});
 }
 
-void Poller::publishKeyNames()
+void Poller::updateKeyNames(const std::vector<std::pair<QString, qint64>>& added,
+                            const std::vector<std::pair<QString, qint64>>& dropped)
 {
-    auto names = std::make_shared<KeyNames>();
-    for (auto it = hashCache_.constBegin(); it != hashCache_.constEnd(); ++it)
-        (*names)[it.value()] << it.key();
-    for (auto& list : *names)
-        list.sort();
-    keyCollisions_ = std::make_shared<const KeyNames>(keyCollisions(*names));
-    keyNames_ = std::move(names);
+    // The published maps are shared with snapshots on other threads: changed as copies (Qt's
+    // implicit sharing), only at the keys these names hash to.
+    if (!keyNames_ || !keyCollisions_) {
+        keyNames_ = std::make_shared<const KeyNames>();
+        keyCollisions_ = std::make_shared<const KeyNames>();
+    }
+    if (added.empty() && dropped.empty())
+        return;
+    KeyNames names = *keyNames_, collisions = *keyCollisions_;
+    QSet<qint64> touched;
+    for (const auto& [name, key] : dropped) {
+        const auto it = names.find(key);
+        if (it != names.end() && it->removeOne(name) && it->isEmpty())
+            names.erase(it);
+        touched.insert(key);
+    }
+    for (const auto& [name, key] : added) {
+        names[key] << name;
+        touched.insert(key);
+    }
+    for (qint64 key : std::as_const(touched)) {
+        const auto it = names.find(key);
+        if (it != names.end())
+            it->sort();
+        if (it != names.end() && it->size() > 1)
+            collisions.insert(key, *it);
+        else
+            collisions.remove(key);
+    }
+    keyNames_ = std::make_shared<const KeyNames>(std::move(names));
+    keyCollisions_ = std::make_shared<const KeyNames>(std::move(collisions));
 }
 
 void Poller::trimHashCache(const Snapshot& s)
@@ -556,9 +404,16 @@ void Poller::trimHashCache(const Snapshot& s)
             held.insert(l.key2);
         }
     }
-    for (auto it = hashCache_.begin(); it != hashCache_.end();)
-        it = keep.contains(it.key()) || held.contains(it.value()) ? std::next(it) : hashCache_.erase(it);
-    publishKeyNames();
+    std::vector<std::pair<QString, qint64>> dropped;
+    for (auto it = hashCache_.begin(); it != hashCache_.end();) {
+        if (keep.contains(it.key()) || held.contains(it.value())) {
+            ++it;
+        } else {
+            dropped.emplace_back(it.key(), it.value());
+            it = hashCache_.erase(it);
+        }
+    }
+    updateKeyNames({}, dropped);
 }
 
 void Poller::publishLibraryKeys()
@@ -691,7 +546,6 @@ Snapshot Poller::refreshOnce()
             tables = std::move(d.tables);
             found = d.found;
             leaseTableError_ = d.problem;
-            leaseRowVersions_ = d.rowVersions;
             if (tables.empty() && !d.problem)
                 leasesAbsent_ = noLeaseTableText();
         } else {
@@ -699,7 +553,6 @@ Snapshot Poller::refreshOnce()
             const std::vector<pg::StatementResult> check(std::make_move_iterator(res.begin()),
                                                          std::make_move_iterator(res.begin() + long(keysIdx)));
             leaseTableError_ = interpretLeaseTableCheck(cfg_.leases, check);
-            leaseRowVersions_ = !leaseTableError_ && leaseTableHasRowVersions(check);
         }
         if (!tables_ || *tables_ != tables) {
             tables_ = std::make_shared<const std::vector<LeaseTableConfig>>(tables);
@@ -748,8 +601,7 @@ Snapshot Poller::refreshOnce()
     const bool readLeases = tables_ && !tables_->empty() && (!leaseTableError_ || detecting);
     const int leasesIdx = int(stmts.size());
     if (readLeases)
-        stmts.push_back(tables_->size() == 1 ? leaseSelect(conn_, tables_->front(), leaseRowVersions_)
-                                             : leaseSelectAll(conn_, *tables_));
+        stmts.push_back(tables_->size() == 1 ? leaseSelect(conn_, tables_->front()) : leaseSelectAll(conn_, *tables_));
     // After the leases: should GoodJob's tables have gone, only this statement and the next fail.
     const int goodJobIdx = readLocks && !goodJobSchemas_.empty() && goodJobLookup_ ? int(stmts.size()) : -1;
     if (goodJobIdx >= 0)
@@ -808,87 +660,16 @@ Snapshot Poller::refreshOnce()
     s.cluster.hasMonitorPrivilege = PQgetvalue(meta, 0, 12)[0] == 't';
 
     if (const PGresult* r = res[1].result.get()) {
-        const int n = PQntuples(r);
-        const int cols = std::min(PQnfields(r), kMaxRecordColumns);
-        // A backend's row is usually what it was last time (idle sessions, pg_stat_activity's slot
-        // order): the same bytes at the same place keep the previous values, no decoding. With as
-        // many rows as last time, the previous rows are shared and only the changed ones replaced.
-        const size_t prevCount = lastSessions_.size();
-        const bool sameCount = size_t(n) == prevCount;
-        if (sameCount)
-            s.sessions = lastSessions_;
-        std::array<bool, kMaxRecordColumns> sameCell{};
-        for (int i = 0; i < n; ++i) {
-            const SessionRow* was = nullptr;
-            if (size_t(i) < prevCount) {
-                // Compared in place with last time's record, as the locks and the leases are.
-                const char* prev = sessionArena_.data() + sessionOff_[size_t(i)];
-                if (matchRecord(r, i, prev, cols) == prev + sessionLen_[size_t(i)]) {
-                    if (!sameCount)
-                        s.sessions.push_back(std::as_const(lastSessions_)[size_t(i)]);
-                    continue;
-                }
-                // Changed: usually the same backend with a new state, query or times. A cell with
-                // the same bytes as last time's keeps its value (strings already decoded).
-                was = &std::as_const(lastSessions_)[size_t(i)]; // const: reading must not copy its chunk
-                for (int col = 0; col < cols; ++col) {
-                    sameCell[size_t(col)] = sameAsRecord(r, i, prev, col + 1, col);
-                    prev += firstPartSize(prev);
-                }
-                sessionDead_ += sessionLen_[size_t(i)];
-            }
-            const size_t at = sessionArena_.size();
-            appendRecord(r, i, sessionArena_, cols);
-            if (size_t(i) < prevCount) {
-                sessionOff_[size_t(i)] = quint32(at);
-                sessionLen_[size_t(i)] = quint32(sessionArena_.size() - at);
-            } else {
-                sessionOff_.push_back(quint32(at));
-                sessionLen_.push_back(quint32(sessionArena_.size() - at));
-            }
-            auto same = [&](int col) { return was && sameCell[size_t(col)]; };
-            auto text = [&](int col, const QString SessionRow::*field) {
-                return same(col) ? was->*field : toString(r, i, col);
-            };
-            auto instant = [&](int col, const std::optional<double> SessionRow::*field) {
-                return same(col) ? was->*field : optDouble(r, i, col);
-            };
-            SessionRow row;
-            row.pid = int(toDouble(r, i, 0));
-            row.database = text(1, &SessionRow::database);
-            row.user = text(2, &SessionRow::user);
-            row.applicationName = text(3, &SessionRow::applicationName);
-            row.clientAddr = text(4, &SessionRow::clientAddr);
-            row.clientPort = same(5) ? was->clientPort : PQgetisnull(r, i, 5) ? -1 : int(toDouble(r, i, 5));
-            row.backendStart = instant(6, &SessionRow::backendStart);
-            row.xactStart = instant(7, &SessionRow::xactStart);
-            row.queryStart = instant(8, &SessionRow::queryStart);
-            row.stateChange = instant(9, &SessionRow::stateChange);
-            row.state = text(10, &SessionRow::state);
-            row.waitEventType = text(11, &SessionRow::waitEventType);
-            row.waitEvent = text(12, &SessionRow::waitEvent);
-            row.query = text(13, &SessionRow::query);
-            if (same(14))
-                row.blockedBy = was->blockedBy;
-            else if (!PQgetisnull(r, i, 14))
-                row.blockedBy = parseIntArray(PQgetvalue(r, i, 14));
-            if (sameCount)
-                s.sessions[size_t(i)] = std::move(row); // unshares its chunk of 16 rows only
-            else
-                s.sessions.push_back(std::move(row));
-        }
-        for (size_t i = size_t(n); i < prevCount; ++i)
-            sessionDead_ += sessionLen_[i];
-        sessionOff_.resize(size_t(n));
-        sessionLen_.resize(size_t(n));
-        if (sessionDead_ > sessionArena_.size() / 2)
-            packRecords(sessionArena_, sessionOff_, sessionLen_, sessionDead_);
-        lastSessions_ = s.sessions;
+        std::vector<SessionRow> sessions;
+        sessions.reserve(size_t(PQntuples(r)));
+        for (int i = 0; i < PQntuples(r); ++i)
+            sessions.push_back(sessionRowAt(r, i));
+        s.sessions = std::move(sessions);
     }
     const PGresult* locks = locksIdx >= 0 ? res[size_t(locksIdx)].result.get() : nullptr;
     if (locks) {
         decodeLocks(locks, s);
-        lastLocks_ = s.advisoryLocks; // shares the chunks
+        lastLocks_ = s.advisoryLocks;
         lastLockTableEntries_ = s.cluster.lockTableEntries;
         lastLockRows_ = s.cluster.totalLocks;
         lastLocksReadMs_ = s.receivedMonotonicMs;
@@ -910,10 +691,7 @@ Snapshot Poller::refreshOnce()
         goodJobSchemas_.clear(); // gone or not readable: found again, or not, at the next check
     else if (locks)
         updateGoodJobNames(goodJobIdx >= 0 ? res[size_t(goodJobIdx)].result.get() : nullptr, s);
-    if (!keyNames_) {
-        keyNames_ = std::make_shared<KeyNames>();
-        keyCollisions_ = std::make_shared<KeyNames>();
-    }
+    updateKeyNames({}, {}); // never null
     s.keyNames = keyNames_;
     s.keyCollisions = keyCollisions_;
     s.libraryKeys = libraryKeys_;
@@ -927,10 +705,7 @@ Snapshot Poller::refreshOnce()
             leaseTableChecked_ = false;
             leaseCache_.reset();
         } else if (lr.result) {
-            if (tables_->size() == 1)
-                decodeLeases(lr.result.get(), s);
-            else
-                decodeLeasesTagged(lr.result.get(), s);
+            decodeLeases(lr.result.get(), s);
             // Another table found could not be read (no SELECT): said, while these rows are shown.
             s.leasesPartial = leaseTableError_;
         }
@@ -961,31 +736,7 @@ void Poller::decodeLocks(const PGresult* r, Snapshot& s)
     const int n = PQntuples(r);
     s.cluster.lockTableEntries = n;
     s.cluster.totalLocks = n;
-    // The advisory rows' bytes, compared with the previous read's: unchanged (the usual case, even
-    // with thousands of locks held), the previous values are shared as they are, and the models
-    // see the same storage (AdvisoryLockModel then updates its rows without keying them again).
-    // Compared in place with the previous read's records first: unchanged, nothing is copied.
-    const int cols = std::min(PQnfields(r), kMaxRecordColumns);
-    if (haveLocks_) {
-        const char* at = lastLockBytes_.data();
-        const char* const end = at + lastLockBytes_.size();
-        bool same = true;
-        for (int i = 0; i < n && same; ++i)
-            if (PQgetvalue(r, i, 0)[0] == 't') { // advisory: the rest of the row is compared
-                at = at < end ? matchRecord(r, i, at, cols, 1) : nullptr;
-                same = at != nullptr;
-            }
-        if (same && at == end) {
-            s.advisoryLocks = lastLocks_;
-            return;
-        }
-    }
-    std::vector<char> bytes;
-    bytes.reserve(lastLockBytes_.size());
-    for (int i = 0; i < n; ++i)
-        if (PQgetvalue(r, i, 0)[0] == 't')
-            appendRecord(r, i, bytes, cols, 1);
-    lastLockBytes_ = std::move(bytes);
+    std::vector<AdvisoryLockRow> locks;
     Interned database, mode;
     for (int i = 0; i < n; ++i) {
         if (PQgetvalue(r, i, 0)[0] != 't')
@@ -1006,248 +757,103 @@ void Poller::decodeLocks(const PGresult* r, Snapshot& s)
         l.granted = PQgetvalue(r, i, 7)[0] == 't';
         l.waitStart = optDouble(r, i, 8);
         l.inMonitoredDb = PQgetvalue(r, i, 9)[0] == 't';
-        s.advisoryLocks.push_back(std::move(l));
+        locks.push_back(std::move(l));
     }
-}
-
-void Poller::decodeLeasesFully(const PGresult* r, Snapshot& s)
-{
-    const int n = PQntuples(r);
-    leaseCache_.reset();
-    auto c = std::make_unique<LeaseCache>();
-    c->source = ++g_leaseSources;
-    bool cacheable = leaseNameColumn(r) >= 0;
-    const int nameCol = std::max(leaseNameColumn(r), 0);
-    c->nameCol = nameCol;
-    c->prevOrder.resize(size_t(n));
-    c->keys.reserve(size_t(n));
-    c->slotOf.reserve(n);
-    c->recOff.reserve(size_t(n));
-    c->recLen.reserve(size_t(n));
-    namesToHash_.clear();
-    namesToHash_.reserve(n);
-    for (int i = 0; i < n; ++i) {
-        LeaseRow row = leaseRowAt(r, i, nameCol);
-        if (cacheable) {
-            // Rows are matched by name: NULL or repeated names (a mapped column that is not unique)
-            // are compared in full by the model instead.
-            const QByteArray key(PQgetvalue(r, i, nameCol), PQgetlength(r, i, nameCol));
-            if (PQgetisnull(r, i, nameCol) || c->slotOf.contains(key))
-                cacheable = false;
-            c->slotOf.insert(key, i);
-            c->keys.push_back(key);
-            c->appendSlotRecord(r, i);
-        }
-        c->prevOrder[size_t(i)] = i;
-        namesToHash_ << row.name;
-        c->rows.push_back(std::move(row));
-    }
-    s.leases = c->rows;
-    if (!cacheable)
-        return;
-    c->seen.assign(size_t(n), 0);
-    auto d = std::make_shared<LeaseDelta>();
-    d->source = c->source; // baseSeq 0: no base, the model compares every row
-    s.leaseDelta = std::move(d);
-    leaseCache_ = std::move(c);
-}
-
-void Poller::decodeLeasesTagged(const PGresult* r, Snapshot& s)
-{
-    // Several tables, a few rows each (library tables): decoded plainly, no delta (the model
-    // compares every row). The fifth column is the row's table.
-    leaseCache_.reset();
-    const int n = PQntuples(r);
-    namesToHash_.clear();
-    for (int i = 0; i < n; ++i) {
-        LeaseRow row = leaseRowAt(r, i, 0);
-        if (!PQgetisnull(r, i, 4) && PQgetlength(r, i, 4) == 4)
-            row.source = qFromBigEndian<qint32>(PQgetvalue(r, i, 4));
-        namesToHash_ << row.name;
-        s.leases.push_back(std::move(row));
-    }
+    // The same locks as last time (the usual case, even with 20 000 held): the previous read is
+    // handed on, so the lock views and the model's rows are reused instead of made again.
+    if (haveLocks_ && locks == lastLocks_.vec())
+        s.advisoryLocks = lastLocks_;
+    else
+        s.advisoryLocks = std::move(locks);
 }
 
 void Poller::decodeLeases(const PGresult* r, Snapshot& s)
 {
+    // Every row decoded, then matched by key with the previous read: a row keeps its place, a row
+    // gone leaves its place to the last one, new rows come last. The delta says which, so that the
+    // lease models update only those (1 % of 100 000 leases renew per refresh).
     const int n = PQntuples(r);
-    LeaseCache* c = leaseCache_.get();
-    auto full = [&] {
-        decodeLeasesFully(r, s);
-        lastLeaseSeq_ = s.seq;
-    };
-    if (!c || leaseNameColumn(r) != c->nameCol) {
-        full();
-        return;
-    }
-    const int nameCol = c->nameCol;
-    const int cols = nameCol + 4;
-    const int prevN = int(c->prevOrder.size());
-    const size_t baseSize = c->rows.size();
-    const quint32 epoch = ++c->epoch;
-    std::vector<int> order = std::move(c->spareOrder);
-    order.assign(size_t(n), -1);
-    std::vector<char>& dirty = c->dirty;
-    dirty.assign(baseSize, 0);
-    size_t matched = 0, changedCount = 0; // slots met again; of them, changed
-    // Each slot's previous row, only where the order differs (the loop below keeps none).
-    auto prevPosOf = [c, prevN, baseSize](int slot) {
-        if (!c->prevPosValid) {
-            c->prevPos.assign(baseSize, -1);
-            for (int k = 0; k < prevN; ++k)
-                c->prevPos[size_t(c->prevOrder[size_t(k)])] = k;
-            c->prevPosValid = true;
-        }
-        return c->prevPos[size_t(slot)];
-    };
-    std::vector<int> fresh; // rows of r with a name not seen before
-    QHash<QByteArray, int> freshNames;
-    int j = 0;
-    for (int i = 0; i < n; ++i) {
-        while (j < prevN && c->seen[size_t(c->prevOrder[size_t(j)])] == epoch)
-            ++j; // met earlier, out of order
-        int slot = -1;
-        // The whole row as last time. Unchanged rows keep their place in the heap, so the previous
-        // result's next row is usually this one: one comparison, of the xmin and the name (its fast
-        // key: the same name and xmin are the same row version) when the rows have their xmin, else
-        // of every cell. The hash is consulted only where the order differs.
-        const bool same = j < prevN && (nameCol == 1 ? c->sameVersion(c->prevOrder[size_t(j)], r, i)
-                                                     : sameAsRecord(r, i, c->record(c->prevOrder[size_t(j)]), 4));
-        if (same) {
-            slot = c->prevOrder[size_t(j)];
-            ++j;
-            c->seen[size_t(slot)] = epoch;
-            order[size_t(i)] = slot;
-            ++matched;
-            continue;
-        }
-        const int nameLen = PQgetlength(r, i, nameCol);
-        const char* name = PQgetvalue(r, i, nameCol);
-        if (nameLen == 0 && PQgetisnull(r, i, nameCol))
-            return full(); // a NULL name
-        if (j < prevN && sameAsRecord(r, i, skipParts(c->record(c->prevOrder[size_t(j)]), nameCol), nameCol + 1,
-                                      nameCol)) {
-            slot = c->prevOrder[size_t(j)];
-            ++j;
-        } else if (const auto it = c->slotOf.constFind(QByteArray::fromRawData(name, nameLen));
-                   it != c->slotOf.constEnd()) {
-            slot = *it;
-            if (c->seen[size_t(slot)] == epoch)
-                return full(); // a repeated name
-            if (const int p = prevPosOf(slot); p >= j)
-                j = p + 1;
-        }
-        if (slot < 0) {
-            const QByteArray key(name, nameLen);
-            if (freshNames.contains(key))
-                return full(); // a repeated name
-            freshNames.insert(key, i);
-            fresh.push_back(i);
-            continue;
-        }
-        c->seen[size_t(slot)] = epoch;
-        order[size_t(i)] = slot;
-        ++matched;
-        // The same name, another version (or, without xmin, other bytes): the lease changed unless
-        // only its xmin did (an UPDATE that wrote the same values); the record takes the new xmin.
-        const char* afterHolder = matchRecord(r, i, skipParts(c->record(slot), nameCol + 1), nameCol + 2, nameCol + 1);
-        const bool sameHolder = afterHolder != nullptr;
-        const bool changed = !sameHolder || !sameAsRecord(r, i, afterHolder, cols, nameCol + 2);
-        if (changed || nameCol > 0) {
-            c->scratch.clear();
-            appendRecord(r, i, c->scratch, cols);
-            if (c->scratch.size() == c->recLen[size_t(slot)]) {
-                std::memcpy(c->arena.data() + c->recOff[size_t(slot)], c->scratch.data(), c->scratch.size());
-            } else {
-                c->deadBytes += c->recLen[size_t(slot)];
-                c->recOff[size_t(slot)] = quint32(c->arena.size());
-                c->recLen[size_t(slot)] = quint32(c->scratch.size());
-                c->arena.insert(c->arena.end(), c->scratch.begin(), c->scratch.end());
-            }
-            if (nameCol == 1)
-                c->setFastKey(slot, r, i);
-        }
-        if (changed) {
-            // Usually a renewal: the name (the slot was found by it) and mostly the holder are
-            // strings already decoded; only the times are read.
-            LeaseRow row = leaseRowAt(r, i, nameCol, &std::as_const(c->rows)[size_t(slot)], sameHolder);
-            c->rows[size_t(slot)] = std::move(row); // copies only the chunk it lands in, if shared
-            dirty[size_t(slot)] = 1;
-            ++changedCount;
-        }
-    }
-
+    std::unique_ptr<LeaseCache> prev = std::move(leaseCache_);
+    auto next = std::make_unique<LeaseCache>();
+    next->rows.reserve(size_t(n));
+    next->keys.reserve(size_t(n));
+    next->rowOf.reserve(n);
     auto d = std::make_shared<LeaseDelta>();
-    d->source = c->source;
-    d->baseSeq = lastLeaseSeq_;
-    d->baseSize = baseSize;
-    // Rows gone: the last slot moves into the hole (highest hole first, so the last slot is never
-    // itself gone).
-    std::vector<int>& pos = c->pos; // each slot's row, for the moves
-    if (matched < baseSize) {
-        pos.assign(baseSize, -1);
-        for (int i = 0; i < n; ++i)
-            if (order[size_t(i)] >= 0)
-                pos[size_t(order[size_t(i)])] = i;
-    }
-    for (int h = matched < baseSize ? int(baseSize) - 1 : -1; h >= 0; --h) {
-        if (c->seen[size_t(h)] == epoch)
+    bool keyed = true; // names unique and not NULL: else no delta, the models compare every row
+    std::vector<LeaseRow> fresh;
+    std::vector<char> seen(prev ? prev->rows.size() : 0, 0);
+    std::vector<int> changed;
+    for (int i = 0; i < n; ++i) {
+        LeaseRow row = leaseRowAt(r, i);
+        if (PQgetisnull(r, i, 0))
+            keyed = false;
+        const int was = prev ? prev->rowOf.value({row.source, row.name}, -1) : -1;
+        if (was < 0 || seen[size_t(was)]) {
+            if (was >= 0)
+                keyed = false; // a repeated name
+            namesToHash_ << row.name;
+            fresh.push_back(std::move(row));
             continue;
-        const int last = int(c->rows.size()) - 1;
-        c->slotOf.remove(c->keys[size_t(h)]);
-        c->deadBytes += c->recLen[size_t(h)];
-        if (h != last) {
-            c->rows[size_t(h)] = c->rows[size_t(last)];
-            c->keys[size_t(h)] = std::move(c->keys[size_t(last)]);
-            c->slotOf.insert(c->keys[size_t(h)], h);
-            c->seen[size_t(h)] = c->seen[size_t(last)];
-            c->recOff[size_t(h)] = c->recOff[size_t(last)];
-            if (nameCol == 1)
-                c->fast[size_t(h)] = c->fast[size_t(last)];
-            c->recLen[size_t(h)] = c->recLen[size_t(last)];
-            pos[size_t(h)] = pos[size_t(last)];
-            dirty[size_t(h)] = dirty[size_t(last)];
-            order[size_t(pos[size_t(h)])] = h;
         }
-        c->rows.pop_back();
-        c->keys.pop_back();
-        c->seen.pop_back();
-        c->recOff.pop_back();
-        c->recLen.pop_back();
-        if (nameCol == 1)
-            c->fast.pop_back();
-        pos.pop_back();
-        dirty.pop_back();
-        d->moves.emplace_back(h, last);
+        seen[size_t(was)] = 1;
+        if (!(prev->rows[size_t(was)] == row)) {
+            changed.push_back(was);
+            prev->rows[size_t(was)] = std::move(row);
+        }
     }
-    for (auto it = dirty.begin(); changedCount > 0; ++it) {
-        it = std::find(it, dirty.end(), char(1));
-        d->changed.push_back(int(it - dirty.begin()));
-        --changedCount;
+    if (prev) {
+        // Rows gone: the last row moves into the hole (highest hole first, so the last row is
+        // never itself gone). `prev` becomes this read, in place.
+        std::vector<int> movedTo(prev->rows.size()), origin(prev->rows.size()); // old row → row; row → old row
+        for (size_t k = 0; k < movedTo.size(); ++k)
+            movedTo[k] = origin[k] = int(k);
+        for (int hole = int(prev->rows.size()) - 1; hole >= 0; --hole) {
+            if (seen[size_t(hole)])
+                continue;
+            const int last = int(prev->rows.size()) - 1;
+            prev->rowOf.remove(prev->keys[size_t(hole)]);
+            if (hole != last) {
+                prev->rows[size_t(hole)] = std::move(prev->rows[size_t(last)]);
+                prev->keys[size_t(hole)] = std::move(prev->keys[size_t(last)]);
+                prev->rowOf.insert(prev->keys[size_t(hole)], hole);
+                seen[size_t(hole)] = seen[size_t(last)];
+                origin[size_t(hole)] = origin[size_t(last)];
+                movedTo[size_t(origin[size_t(hole)])] = hole;
+            }
+            prev->rows.pop_back();
+            prev->keys.pop_back();
+            seen.pop_back();
+            origin.pop_back();
+            d->moves.emplace_back(hole, last);
+        }
+        for (int& c : changed)
+            c = movedTo[size_t(c)];
+        std::sort(changed.begin(), changed.end());
+        d->changed = std::move(changed);
+        d->baseSeq = lastLeaseSeq_;
+        d->baseSize = movedTo.size();
+        d->source = prev->source;
+        next = std::move(prev);
+    } else {
+        d->source = ++g_leaseSources; // baseSeq 0: no base, the model compares every row
     }
-    d->appendedFrom = c->rows.size();
-    for (int i : fresh) {
-        const int slot = int(c->rows.size());
-        c->rows.push_back(leaseRowAt(r, i, nameCol));
-        const QByteArray key =
-            freshNames.constFind(QByteArray::fromRawData(PQgetvalue(r, i, nameCol), PQgetlength(r, i, nameCol)))
-                .key();
-        c->slotOf.insert(key, slot);
-        c->keys.push_back(key);
-        c->seen.push_back(epoch);
-        c->appendSlotRecord(r, i);
-        order[size_t(i)] = slot;
-        namesToHash_ << c->rows[size_t(slot)].name;
+    d->appendedFrom = next->rows.size();
+    for (LeaseRow& row : fresh) {
+        LeaseCache::Key key{row.source, row.name};
+        if (next->rowOf.contains(key))
+            keyed = false;
+        next->rowOf.insert(key, int(next->rows.size()));
+        next->keys.push_back(std::move(key));
+        next->rows.push_back(std::move(row));
     }
-    if (c->deadBytes > c->arena.size() / 2)
-        c->compact();
-    std::swap(c->prevOrder, order);
-    c->prevPosValid = false;
-    c->spareOrder = std::move(order);
-    s.leases = c->rows;
-    s.leaseDelta = std::move(d);
+    s.leases = next->rows;
     lastLeaseSeq_ = s.seq;
+    if (keyed) {
+        s.leaseDelta = std::move(d);
+        leaseCache_ = std::move(next);
+    }
 }
+
 
 void Poller::start()
 {

@@ -120,11 +120,9 @@ private:
     int nextBackoffMs();
     static pg::Statement hashStatement(const QStringList& names);
     void addHashes(const PGresult* r); // into the cache; rebuilds the shared key → names map
-    // Leases into s.leases: only rows whose bytes changed since the previous read are decoded,
-    // with a LeaseDelta for the model.
+    // Leases into s.leases (one table, or several tagged with their index), with a LeaseDelta
+    // against the previous read: every row decoded, then matched by (table, name).
     void decodeLeases(const PGresult* r, Snapshot& s);
-    void decodeLeasesFully(const PGresult* r, Snapshot& s);
-    void decodeLeasesTagged(const PGresult* r, Snapshot& s); // several tables (leaseSelectAll())
     void decodeLocks(const PGresult* r, Snapshot& s);
 
     PollerConfig cfg_;
@@ -148,29 +146,23 @@ private:
     int refreshesSinceGoodJob_ = 0;
     bool goodJobLookup_ = true;
     void publishLibraryKeys();
-    void publishKeyNames();                  // keyNames_ and keyCollisions_ from hashCache_
+    // keyNames_ and keyCollisions_ as hashCache_ gained and lost these names.
+    void updateKeyNames(const std::vector<std::pair<QString, qint64>>& added,
+                        const std::vector<std::pair<QString, qint64>>& dropped);
     void trimHashCache(const Snapshot& s);   // bounds hashCache_ by what is read and held now
     int refreshesSinceTrim_ = 0;
     void updateGoodJobNames(const PGresult* r, const Snapshot& s);
-    bool leaseRowVersions_ = false;              // the table has xmin (see leaseSelect())
     QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server
-    std::shared_ptr<const KeyNames> keyNames_;   // key -> names, rebuilt when the cache grows
+    std::shared_ptr<const KeyNames> keyNames_;   // key -> names (sorted), as the cache changes
     std::shared_ptr<const KeyNames> keyCollisions_; // the keys of keyNames_ with several names
     QStringList namesToHash_; // lease names not yet considered for hashing (new since the last read)
     struct LeaseCache;
     std::unique_ptr<LeaseCache> leaseCache_;
     quint64 lastLeaseSeq_ = 0;
     std::shared_ptr<const Analysis> lastAnalysis_; // its lock views may serve the next refresh
-    // pg_locks read less often when it dominates (see locksEveryN())
-    CowVector<AdvisoryLockRow> lastLocks_;
-    std::vector<char> lastLockBytes_; // the advisory rows of the last pg_locks read, as records
-    // The last pg_stat_activity read: values, and each row's bytes as a record in one arena (by row:
-    // offset and length). A changed row's record goes to the end; the arena is packed when half
-    // of it is dead. Unchanged rows are neither decoded nor copied.
-    SessionRows lastSessions_;
-    std::vector<char> sessionArena_;
-    std::vector<quint32> sessionOff_, sessionLen_;
-    size_t sessionDead_ = 0;
+    // pg_locks read less often when it dominates (see locksEveryN()); its last read, handed on
+    // as it is while unchanged.
+    SharedRows<AdvisoryLockRow> lastLocks_;
     int lastLockTableEntries_ = 0;
     int lastLockRows_ = 0;
     qint64 lastLocksReadMs_ = 0;

@@ -205,7 +205,7 @@ BlockingForest buildForest(const Snapshot& s)
 }
 } // namespace
 
-QHash<int, HeldLocks> heldLocksByPid(const CowVector<LockView>& locks)
+QHash<int, HeldLocks> heldLocksByPid(const std::vector<LockView>& locks)
 {
     QHash<int, HeldLocks> out;
     HeldLocks* cur = nullptr; // a session's locks are usually adjacent in pg_locks
@@ -521,6 +521,8 @@ void makeLockViews(const Snapshot& s, const KeyNames& names, const QHash<int, in
                 if (const auto it = holdersByKey.find(lockId(l)); it != holdersByKey.end())
                     *it << QString::number(l.pid);
     QHash<int, HolderSide> sides; // per session, not per lock: one may hold 20 000
+    std::vector<LockView> views;
+    views.reserve(s.advisoryLocks.size());
     for (const AdvisoryLockRow& l : s.advisoryLocks) {
         LockView v;
         v.lock = l;
@@ -537,14 +539,14 @@ void makeLockViews(const Snapshot& s, const KeyNames& names, const QHash<int, in
         }
         if (!l.granted) {
             v.waitingBehind = holdersByKey.value(lockId(l)).join(QStringLiteral(", "));
-            a.waiters.push_back(int(a.locks.size()));
+            a.waiters.push_back(int(views.size()));
         }
-        a.locks.push_back(std::move(v));
+        views.push_back(std::move(v));
     }
-    a.heldByPid = heldLocksByPid(a.locks);
+    a.heldByPid = heldLocksByPid(views);
     QSet<int> listed;
     int lastPid = 0;
-    for (const LockView& v : std::as_const(a.locks))
+    for (const LockView& v : views)
         if (v.lock.granted && (a.holderPids.empty() || v.lock.pid != lastPid)) {
             lastPid = v.lock.pid;
             if (!listed.contains(lastPid)) {
@@ -555,6 +557,7 @@ void makeLockViews(const Snapshot& s, const KeyNames& names, const QHash<int, in
     for (const HolderSide& side : sides)
         a.sides.push_back(side);
     std::sort(a.sides.begin(), a.sides.end(), [](const HolderSide& x, const HolderSide& y) { return x.pid < y.pid; });
+    a.locks = std::move(views);
 }
 
 // The previous views still hold: the same pg_locks read, the same names, and each lock holder's
@@ -603,7 +606,7 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
 
     // Waits on advisory locks, longer than the threshold.
     for (int w : a.waiters) {
-        const LockView& v = std::as_const(a.locks)[size_t(w)]; // reading must not unshare the views
+        const LockView& v = a.locks[size_t(w)];
         const AdvisoryLockRow& l = v.lock;
         const double waited = l.waitStart ? s.serverNow - *l.waitStart : -1;
         if (waited <= th.advisoryWaitS)

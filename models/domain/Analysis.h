@@ -170,7 +170,7 @@ struct HolderSide
 
 struct Analysis
 {
-    CowVector<LockView> locks;    // in pg_locks order; shared with the previous analysis when reused
+    SharedRows<LockView> locks;   // in pg_locks order; shared with the previous analysis when reused
     std::vector<int> waiters;     // indexes into locks of the ones not granted
     QHash<int, HeldLocks> heldByPid; // granted locks by holder
     std::vector<int> holderPids;  // the keys of heldByPid, in pg_locks order
@@ -185,7 +185,7 @@ struct Analysis
     int connectionBudget = 0; // max_connections - superuser_reserved_connections
 
     // What the lock views were made from, for the next analysis to tell whether it may reuse them.
-    CowVector<AdvisoryLockRow> lockSource;
+    SharedRows<AdvisoryLockRow> lockSource;
     std::shared_ptr<const KeyNames> lockNames;
     std::shared_ptr<const QHash<qint64, QString>> libraryKeys;
     std::vector<HolderSide> sides; // one per pid in the locks, by pid
@@ -201,7 +201,7 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
 KeyNames keyCollisions(const KeyNames& names);
 
 // pid → the granted advisory locks it holds, from resolved locks.
-QHash<int, HeldLocks> heldLocksByPid(const CowVector<LockView>& locks);
+QHash<int, HeldLocks> heldLocksByPid(const std::vector<LockView>& locks);
 // "a, b, c" or "a, b, c and 4 997 more".
 QString lockNamesText(const QStringList& names, int total);
 // Sessions grouped into client instances (or by application, user, database) with their states;

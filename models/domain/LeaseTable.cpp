@@ -119,7 +119,6 @@ DetectedLeaseTables detectedLeaseTables(const PGresult* r)
     {
         int rank;
         LeaseTableConfig table;
-        bool rowVersions;
     };
     std::vector<Hit> hits;
     const auto& schemes = leaseSchemes();
@@ -187,15 +186,12 @@ DetectedLeaseTables detectedLeaseTables(const PGresult* r)
                 continue;
             }
             out.found << what;
-            hits.push_back({int(k) * 2 + (schema == QLatin1String("public") ? 0 : 1), c, rowVersions});
+            hits.push_back({int(k) * 2 + (schema == QLatin1String("public") ? 0 : 1), c});
         }
     }
     std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.rank < b.rank; });
-    out.rowVersions = !hits.empty();
-    for (Hit& h : hits) {
-        out.rowVersions = out.rowVersions && h.rowVersions;
+    for (Hit& h : hits)
         out.tables.push_back(std::move(h.table));
-    }
     return out;
 }
 
@@ -291,11 +287,10 @@ QByteArray leaseFrom(const pg::Connection& conn, const LeaseTableConfig& cfg)
 }
 } // namespace
 
-pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg, bool rowVersion)
+pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg)
 {
     pg::Statement s;
-    // xmin first: with the name, it tells an unchanged row without reading the rest of it.
-    s.sql = QByteArray("SELECT ") + (rowVersion ? "xmin, " : "") + leaseColumns(conn, cfg, 1) + leaseFrom(conn, cfg);
+    s.sql = QByteArray("SELECT ") + leaseColumns(conn, cfg, 1) + leaseFrom(conn, cfg);
     if (cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone && cfg.timeKindApplies())
         s.params.push_back(cfg.zone.toUtf8());
     // Binary: text arrives as it would (in the client encoding), the epochs as 8-byte float8 — the
@@ -342,12 +337,6 @@ std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg)
                rel + " AND a.attnum > 0 AND NOT a.attisdropped";
     cols.params = {cfg.schema.toUtf8(), cfg.table.toUtf8()};
     return {exists, cols};
-}
-
-bool leaseTableHasRowVersions(const std::vector<pg::StatementResult>& results)
-{
-    const PGresult* ex = results.empty() ? nullptr : results[0].result.get();
-    return ex && PQntuples(ex) == 1 && PQnfields(ex) > 4 && !PQgetisnull(ex, 0, 4) && PQgetvalue(ex, 0, 4)[0] == 't';
 }
 
 std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,

@@ -138,7 +138,6 @@ pg::Statement leaseTableDetection();
 struct DetectedLeaseTables
 {
     std::vector<LeaseTableConfig> tables; // readable and matching: read each refresh
-    bool rowVersions = false;             // every one of them has xmin (tables, not views)
     QStringList found;                    // "public.shedlock (ShedLock)", for the Leases page
     // A table found that cannot be read (no SELECT: with the GRANT), or the mission's leases table
     // with columns that do not match: a problem to be told, not a table that is not there.
@@ -151,18 +150,13 @@ pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<Lease
 // What an empty detection says on the Leases page: information, not a problem.
 QString noLeaseTableText();
 
-// The SELECT for one refresh; needs an open connection for identifier quoting. With rowVersion the
-// first column is the row's xmin: a lease row's name and xmin identify its contents (an UPDATE
-// always writes a new version with its own transaction's xmin), so an unchanged row is known
-// without comparing the rest of it. Only tables have it (see leaseTableHasRowVersions()).
-pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg, bool rowVersion = false);
+// The SELECT of one table for one refresh (name, holder, taken-at, expires-at; binary results);
+// needs an open connection for identifier quoting.
+pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg);
 
 // The statements that check the table at connect: existence + privileges, then the columns.
 std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg);
 // Interprets the results of leaseTableCheck(); returns a Schema error naming exactly what is wrong.
-// Whether the checked relation has row versions (a table, partitioned table or materialized view;
-// not a view or a foreign table).
-bool leaseTableHasRowVersions(const std::vector<pg::StatementResult>& results);
 std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
                                                     const std::vector<pg::StatementResult>& results);
 

@@ -22,158 +22,44 @@
 
 namespace lw {
 
-// A vector whose copies share storage in chunks (copy on write per chunk). A snapshot is copied
-// on its way to the GUI thread (queued signal, Monitor::last_) and the poller changes a few rows of
-// 100 000 per refresh: copies cost one pointer per chunk and a change copies one chunk, not the
-// whole table. The std::vector subset the code uses; mutable access detaches the chunk it touches.
-template <typename T, size_t Shift = 9>
-class CowVector
+// The rows of one refresh, immutable once handed out: every copy of the snapshot (the queued
+// signal, Monitor::last_, the history thread) shares them, and so does the next refresh when they
+// did not change (the same pg_locks read: the lock views and rows are then reused as they are).
+// Read-only by design: a new read is a new vector, never a change to a shared one.
+template <typename T>
+class SharedRows
 {
-    static constexpr size_t kShift = Shift; // 512 rows a chunk by default
-    static constexpr size_t kChunk = size_t(1) << kShift;
-    using Chunk = std::vector<T>;
-
 public:
     using value_type = T;
-    using size_type = size_t;
-    using difference_type = std::ptrdiff_t;
-    using reference = T&;
-    using const_reference = const T&;
+    using const_iterator = typename std::vector<T>::const_iterator;
 
-    template <bool Const>
-    class Iter
+    SharedRows() = default;
+    SharedRows(std::vector<T> rows) // NOLINT: a vector of rows is what a refresh reads
+        : rows_(std::make_shared<const std::vector<T>>(std::move(rows)))
     {
-    public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = T;
-        using difference_type = std::ptrdiff_t;
-        using pointer = std::conditional_t<Const, const T*, T*>;
-        using reference = std::conditional_t<Const, const T&, T&>;
-        using Owner = std::conditional_t<Const, const CowVector, CowVector>;
-
-        Iter() = default;
-        Iter(Owner* v, size_t i) : v_(v), i_(i) {}
-        operator Iter<true>() const { return Iter<true>(v_, i_); }
-        reference operator*() const { return v_->chunks_[i_ >> kShift]->operator[](i_ & (kChunk - 1)); }
-        pointer operator->() const { return &**this; }
-        reference operator[](difference_type n) const { return *(*this + n); }
-        Iter& operator++() { return ++i_, *this; }
-        Iter operator++(int) { return Iter(v_, i_++); }
-        Iter& operator--() { return --i_, *this; }
-        Iter operator--(int) { return Iter(v_, i_--); }
-        Iter& operator+=(difference_type n) { return i_ = size_t(difference_type(i_) + n), *this; }
-        Iter& operator-=(difference_type n) { return i_ = size_t(difference_type(i_) - n), *this; }
-        friend Iter operator+(Iter a, difference_type n) { return a += n; }
-        friend Iter operator+(difference_type n, Iter a) { return a += n; }
-        friend Iter operator-(Iter a, difference_type n) { return a -= n; }
-        friend difference_type operator-(const Iter& a, const Iter& b)
-        {
-            return difference_type(a.i_) - difference_type(b.i_);
-        }
-        friend bool operator==(const Iter& a, const Iter& b) { return a.i_ == b.i_; }
-        friend auto operator<=>(const Iter& a, const Iter& b) { return a.i_ <=> b.i_; }
-
-    private:
-        Owner* v_ = nullptr;
-        size_t i_ = 0;
-    };
-    using iterator = Iter<false>;
-    using const_iterator = Iter<true>;
-
-    CowVector() = default;
-    CowVector(std::initializer_list<T> l) { assignRange(l.begin(), l.end()); }
-    CowVector(const std::vector<T>& v) { assignRange(v.begin(), v.end()); } // NOLINT: drop-in for vector
-    CowVector& operator=(const std::vector<T>& v) { return clear(), assignRange(v.begin(), v.end()), *this; }
-    CowVector& operator=(std::initializer_list<T> l) { return clear(), assignRange(l.begin(), l.end()), *this; }
-    operator std::vector<T>() const { return std::vector<T>(begin(), end()); } // NOLINT
-
-    size_t size() const { return size_; }
-    bool empty() const { return size_ == 0; }
-    // The same storage (a copy neither side has written to since): equal without reading a row.
-    bool sharesStorageWith(const CowVector& o) const { return size_ == o.size_ && chunks_ == o.chunks_; }
-    const T& operator[](size_t i) const { return (*chunks_[i >> kShift])[i & (kChunk - 1)]; }
-    T& operator[](size_t i) { return (*writable(i >> kShift))[i & (kChunk - 1)]; }
-    const T& at(size_t i) const { return operator[](i); }
-    const T& front() const { return (*this)[0]; }
-    const T& back() const { return (*this)[size_ - 1]; }
-    T& front() { return (*this)[0]; }
-    T& back() { return (*this)[size_ - 1]; }
-
-    const_iterator begin() const { return {this, 0}; }
-    const_iterator end() const { return {this, size_}; }
-    const_iterator cbegin() const { return begin(); }
-    const_iterator cend() const { return end(); }
-    // Mutable iteration may write anywhere: every chunk is made private first.
-    iterator begin() { return detachAll(), iterator{this, 0}; }
-    iterator end() { return detachAll(), iterator{this, size_}; }
-
-    void reserve(size_t) {}
-    void clear() { chunks_.clear(), size_ = 0; }
-    void push_back(T v)
-    {
-        if ((size_ & (kChunk - 1)) == 0) {
-            chunks_.push_back(std::make_shared<Chunk>());
-            chunks_.back()->reserve(kChunk);
-        }
-        writable(size_ >> kShift)->push_back(std::move(v));
-        ++size_;
     }
-    template <typename... A>
-    T& emplace_back(A&&... a)
-    {
-        push_back(T(std::forward<A>(a)...));
-        return back();
-    }
-    void pop_back()
-    {
-        writable((size_ - 1) >> kShift)->pop_back();
-        if ((--size_ & (kChunk - 1)) == 0)
-            chunks_.pop_back();
-    }
-    void resize(size_t n, const T& v = T())
-    {
-        while (size_ > n)
-            pop_back();
-        while (size_ < n)
-            push_back(v);
-    }
-    void assign(size_t n, const T& v) { clear(), resize(n, v); }
-    bool operator==(const CowVector& o) const
-    {
-        if (size_ != o.size_)
-            return false;
-        for (size_t c = 0; c < chunks_.size(); ++c)
-            if (chunks_[c] != o.chunks_[c] && !(*chunks_[c] == *o.chunks_[c]))
-                return false;
-        return true;
-    }
-    bool operator==(const std::vector<T>& o) const
-    {
-        return size_ == o.size() && std::equal(begin(), end(), o.begin());
-    }
+    SharedRows(std::initializer_list<T> rows) : SharedRows(std::vector<T>(rows)) {}
+
+    const std::vector<T>& vec() const { return rows_ ? *rows_ : none(); }
+    size_t size() const { return vec().size(); }
+    bool empty() const { return vec().empty(); }
+    const T& operator[](size_t i) const { return vec()[i]; }
+    const T& at(size_t i) const { return vec().at(i); }
+    const T& front() const { return vec().front(); }
+    const T& back() const { return vec().back(); }
+    const_iterator begin() const { return vec().begin(); }
+    const_iterator end() const { return vec().end(); }
+    // The same read (or both empty): equal without comparing a row.
+    bool sharesStorageWith(const SharedRows& o) const { return rows_ == o.rows_ || (empty() && o.empty()); }
+    bool operator==(const SharedRows& o) const { return sharesStorageWith(o) || vec() == o.vec(); }
 
 private:
-    template <typename It>
-    void assignRange(It b, It e)
+    static const std::vector<T>& none()
     {
-        for (; b != e; ++b)
-            push_back(*b);
+        static const std::vector<T> empty;
+        return empty;
     }
-    Chunk* writable(size_t c)
-    {
-        // Only the owner writes, and a chunk shared with a copy is copied first: copies handed to
-        // another thread never see a change.
-        if (chunks_[c].use_count() > 1)
-            chunks_[c] = std::make_shared<Chunk>(*chunks_[c]);
-        return chunks_[c].get();
-    }
-    void detachAll()
-    {
-        for (size_t c = 0; c < chunks_.size(); ++c)
-            writable(c);
-    }
-    std::vector<std::shared_ptr<Chunk>> chunks_;
-    size_t size_ = 0;
+    std::shared_ptr<const std::vector<T>> rows_;
 };
 
 struct Analysis;
@@ -202,9 +88,7 @@ struct LeaseRow
     bool operator==(const LeaseRow&) const = default;
 };
 
-// 32-row chunks: a refresh that renews 10 of 1 000 leases copies 320 rows, not all of them (every
-// copy of a row is two QString reference counts taken, and given back when the old chunk goes).
-using LeaseRows = CowVector<LeaseRow, 5>;
+using LeaseRows = SharedRows<LeaseRow>;
 
 // One client backend from pg_stat_activity (the console's own backend excluded).
 struct SessionRow
@@ -224,8 +108,7 @@ struct SessionRow
     bool operator==(const SessionRow&) const = default;
 };
 
-// Small chunks: a refresh that changes one busy session copies 16 rows, not all 400.
-using SessionRows = CowVector<SessionRow, 4>;
+using SessionRows = SharedRows<SessionRow>;
 
 // One advisory lock from pg_locks.
 struct AdvisoryLockRow
@@ -290,7 +173,7 @@ struct Snapshot
     ServerInfo server;
     ClusterInfo cluster;
     SessionRows sessions;                       // client backends of the whole server
-    CowVector<AdvisoryLockRow> advisoryLocks; // of the whole server (inMonitoredDb marks ours)
+    SharedRows<AdvisoryLockRow> advisoryLocks; // of the whole server (inMonitoredDb marks ours)
     LeaseRows leases;                         // in no particular order
     std::shared_ptr<const LeaseDelta> leaseDelta; // null: compare every row
     // Advisory key -> candidate names (hashtext() on this server); shared, immutable, cached.

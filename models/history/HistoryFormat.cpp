@@ -231,8 +231,8 @@ bool decodeState(const QByteArray& blob, Snapshot& s)
     ds >> n;
     if (ds.status() != QDataStream::Ok || n > 10'000'000)
         return false;
-    s.sessions.assign(n, {});
-    for (SessionRow& r : s.sessions) {
+    std::vector<SessionRow> sessions(n);
+    for (SessionRow& r : sessions) {
         qint32 pid = 0, port = 0;
         ds >> pid >> r.database >> r.user >> r.applicationName >> r.clientAddr >> port;
         r.pid = pid;
@@ -252,17 +252,19 @@ bool decodeState(const QByteArray& blob, Snapshot& s)
             b = v;
         }
     }
+    s.sessions = std::move(sessions);
     ds >> n;
     if (ds.status() != QDataStream::Ok || n > 10'000'000)
         return false;
-    s.advisoryLocks.assign(n, {});
-    for (AdvisoryLockRow& l : s.advisoryLocks) {
+    std::vector<AdvisoryLockRow> locks(n);
+    for (AdvisoryLockRow& l : locks) {
         qint32 pid = 0;
         ds >> pid >> l.database >> l.inMonitoredDb >> l.twoKeys >> l.key >> l.key1 >> l.key2 >> l.mode >>
             l.granted;
         l.pid = pid;
         get(ds, l.waitStart);
     }
+    s.advisoryLocks = std::move(locks);
     bool hasLeasesError = false;
     ds >> hasLeasesError;
     if (hasLeasesError) {

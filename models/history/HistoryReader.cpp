@@ -501,7 +501,7 @@ void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bo
     // all). A replayed renewal is due at a known time: a queue says which leases to look at.
     static std::atomic<quint64> replaySources{0};
     const quint64 source = (quint64(1) << 63) | ++replaySources;
-    LeaseRows rows;
+    std::vector<LeaseRow> rows;
     std::vector<ReplayedLease*> nodes;
     std::vector<QString> keys;
     QHash<QString, int> slotOf;
@@ -571,7 +571,7 @@ void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bo
                         const int hole = *slot, from = int(rows.size()) - 1;
                         slotOf.remove(key);
                         if (hole != from) {
-                            rows[size_t(hole)] = std::as_const(rows)[size_t(from)];
+                            rows[size_t(hole)] = rows[size_t(from)];
                             nodes[size_t(hole)] = nodes[size_t(from)];
                             keys[size_t(hole)] = keys[size_t(from)];
                             slotOf.insert(keys[size_t(hole)], hole);
@@ -600,7 +600,7 @@ void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bo
                     const int i = slotOf.value(key);
                     const ReplayedLease& l = *nodes[size_t(i)];
                     const LeaseRow now = rowAt(key, l, r.at);
-                    if (!(now == std::as_const(rows)[size_t(i)])) {
+                    if (!(now == rows[size_t(i)])) {
                         rows[size_t(i)] = now;
                         d->changed.push_back(i);
                     }

@@ -303,7 +303,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
     const std::vector<pg::Statement> rawStmts = {{consoleMetaSql(), {}},
                                                  {consoleActivitySql(), {}},
                                                  {consoleLocksSql(), {}},
-                                                 leaseSelect(rawConn, leaseCfg, /*rowVersion=*/true)};
+                                                 leaseSelect(rawConn, leaseCfg)};
     // A refresh that reused its previous pg_locks read did not receive it: its raw decode does
     // not read it either (the raw decode is of the refresh's results, nothing more, nothing less).
     const std::vector<pg::Statement> rawStmtsNoLocks = {rawStmts[0], rawStmts[1], rawStmts[3]};

@@ -360,7 +360,7 @@ private Q_SLOTS:
             v.leases = leaseRows(m->leases(), s.serverNow);
             v.locks = modelRows(m->locks());
             v.findings = modelRows(m->findings());
-            v.sessions = s.sessions;
+            v.sessions = s.sessions.vec();
             live.insert(s.serverNow, v);
         });
         rec.monitor->start();

@@ -63,7 +63,7 @@ void compareSnapshots(const Snapshot& got, const Snapshot& want)
 {
     QCOMPARE(got.ok, want.ok);
     QCOMPARE(got.serverNow, want.serverNow);
-    QVERIFY(byName(got.leases) == byName(want.leases));
+    QVERIFY(byName(got.leases.vec()) == byName(want.leases.vec()));
     QVERIFY(got.sessions == want.sessions);
     QVERIFY(got.advisoryLocks == want.advisoryLocks);
     QVERIFY(got.cluster == want.cluster);

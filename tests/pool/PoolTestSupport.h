@@ -37,14 +37,16 @@ inline Snapshot snapshot(double t, std::vector<SessionRow> sessions, const std::
     s.cluster.deadlocks = deadlocks;
     s.cluster.statsReset = statsReset;
     s.sessions = std::move(sessions);
+    std::vector<AdvisoryLockRow> locks;
     for (int pid : holding) {
         AdvisoryLockRow l;
         l.pid = pid;
         l.granted = true;
         l.key = pid;
         l.inMonitoredDb = true;
-        s.advisoryLocks.push_back(l);
+        locks.push_back(l);
     }
+    s.advisoryLocks = std::move(locks);
     s.cluster.lockTableEntries = int(holding.size()) + 5;
     s.cluster.totalLocks = s.cluster.lockTableEntries + 10;
     s.analysis = std::make_shared<const Analysis>(analyze(s, {})); // as the poller does

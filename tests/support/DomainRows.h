@@ -4,6 +4,15 @@
 
 namespace lw::test {
 
+// A snapshot's rows are immutable once made: a test that builds them row by row makes a new vector.
+template <typename T>
+void append(SharedRows<T>& rows, T row)
+{
+    std::vector<T> v = rows.vec();
+    v.push_back(std::move(row));
+    rows = std::move(v);
+}
+
 inline AdvisoryLockRow advisoryLock(int pid, qint64 key, bool granted = true)
 {
     AdvisoryLockRow l;

@@ -26,9 +26,9 @@ Snapshot refresh(int locks, const KeyNames& names = {})
     s.serverNow = kNow;
     s.cluster.maxConnections = 100;
     s.cluster.maxLocksPerTransaction = 64;
-    s.sessions.push_back(idleSession(101, QStringLiteral("batch"), 60));
+    test::append(s.sessions, idleSession(101, QStringLiteral("batch"), 60));
     for (int k = 1; k <= locks; ++k)
-        s.advisoryLocks.push_back(test::advisoryLock(101, k));
+        test::append(s.advisoryLocks, test::advisoryLock(101, k));
     s.keyNames = std::make_shared<const KeyNames>(names);
     return s;
 }
@@ -91,10 +91,10 @@ private Q_SLOTS:
     void heldLocksByPidCountsEveryLock()
     {
         Snapshot s = refresh(30);
-        s.sessions.push_back(idleSession(202, QStringLiteral("other"), 5));
-        s.advisoryLocks.push_back(test::advisoryLock(202, 7));
-        s.advisoryLocks.push_back(test::advisoryLock(202, 1, false)); // waits behind 101: not held
-        const QHash<int, HeldLocks> held = heldLocksByPid(analyze(s, {}).locks);
+        test::append(s.sessions, idleSession(202, QStringLiteral("other"), 5));
+        test::append(s.advisoryLocks, test::advisoryLock(202, 7));
+        test::append(s.advisoryLocks, test::advisoryLock(202, 1, false)); // waits behind 101: not held
+        const QHash<int, HeldLocks> held = heldLocksByPid(analyze(s, {}).locks.vec());
         QCOMPARE(held.value(101).count, 30);
         QCOMPARE(held.value(101).names.size(), kLockNamesShown);
         QCOMPARE(held.value(202).count, 1);
@@ -137,15 +137,15 @@ private Q_SLOTS:
     {
         QFETCH(int, otherLocks);
         Snapshot s = refresh(otherLocks); // pid 101, idle 60 s, holds keys 1…otherLocks
-        s.sessions.push_back(test::sessionRow(201, QStringLiteral("a"), QStringLiteral("idle"), kNow - 2));
-        s.sessions.push_back(test::sessionRow(202, QStringLiteral("b"), QStringLiteral("idle in transaction"), kNow - 30));
-        s.sessions.push_back(test::sessionRow(301, QStringLiteral("waiter"), QStringLiteral("active"), kNow - 9));
-        s.advisoryLocks.push_back(test::advisoryLock(201, -7)); // shared holders of key -7
-        s.advisoryLocks.push_back(test::advisoryLock(202, -7));
+        test::append(s.sessions, test::sessionRow(201, QStringLiteral("a"), QStringLiteral("idle"), kNow - 2));
+        test::append(s.sessions, test::sessionRow(202, QStringLiteral("b"), QStringLiteral("idle in transaction"), kNow - 30));
+        test::append(s.sessions, test::sessionRow(301, QStringLiteral("waiter"), QStringLiteral("active"), kNow - 9));
+        test::append(s.advisoryLocks, test::advisoryLock(201, -7)); // shared holders of key -7
+        test::append(s.advisoryLocks, test::advisoryLock(202, -7));
         AdvisoryLockRow wait = test::advisoryLock(301, -7, false);
         wait.waitStart = kNow - 9;
-        s.advisoryLocks.push_back(wait);
-        s.advisoryLocks.push_back(test::advisoryLock(301, -8, false)); // nobody holds -8
+        test::append(s.advisoryLocks, wait);
+        test::append(s.advisoryLocks, test::advisoryLock(301, -8, false)); // nobody holds -8
         const Analysis a = analyze(s, AnalysisConfig{});
         auto finding = [&](size_t i) { return a.locks[i].finding(a.serverNow, a.config.thresholds); };
         QCOMPARE(a.locks.size(), size_t(otherLocks + 4));
@@ -186,16 +186,17 @@ private Q_SLOTS:
         QFETCH(QString, change);
         QFETCH(bool, reused);
         Snapshot s1 = refresh(300); // pid 101 idle 60 s, holds keys 1…300
-        s1.sessions.push_back(test::sessionRow(301, QStringLiteral("waiter"), QStringLiteral("active"), kNow - 3));
+        test::append(s1.sessions, test::sessionRow(301, QStringLiteral("waiter"), QStringLiteral("active"), kNow - 3));
         AdvisoryLockRow wait = test::advisoryLock(301, 7, false);
         wait.waitStart = kNow - 3; // under the 5 s threshold now, over it 5 s later
-        s1.advisoryLocks.push_back(wait);
+        test::append(s1.advisoryLocks, wait);
         const Analysis a1 = analyze(s1, {});
         QVERIFY(!findingOf(a1, FindingKind::AdvisoryWait));
 
         Snapshot s2 = s1;
         s2.serverNow = kNow + 5;
-        SessionRow& holder = s2.sessions[0];
+        std::vector<SessionRow> sessions = s2.sessions.vec();
+        SessionRow& holder = sessions[0];
         if (change == QLatin1String("query"))
             holder.query = QStringLiteral("SELECT 2");
         else if (change == QLatin1String("transaction"))
@@ -205,14 +206,16 @@ private Q_SLOTS:
         else if (change == QLatin1String("reorder"))
             s2.sessions = std::vector<SessionRow>{idleSession(99, QStringLiteral("other"), 1), s1.sessions[0], s1.sessions[1]};
         else if (change == QLatin1String("reread"))
-            s2.advisoryLocks = std::vector<AdvisoryLockRow>(s1.advisoryLocks);
+            s2.advisoryLocks = s1.advisoryLocks.vec();
         else if (change == QLatin1String("names"))
             s2.keyNames = std::make_shared<const KeyNames>(KeyNames{{7, {QStringLiteral("report")}}});
+        if (change != QLatin1String("reorder"))
+            s2.sessions = std::move(sessions);
 
         const Analysis a2 = analyze(s2, {}, &a1);
         const Analysis fresh = analyze(s2, {});
         QCOMPARE(a2.locks.sharesStorageWith(a1.locks), reused);
-        QVERIFY(std::vector<LockView>(a2.locks) == std::vector<LockView>(fresh.locks));
+        QVERIFY(a2.locks.vec() == fresh.locks.vec());
         QCOMPARE(a2.findings, fresh.findings);
         QCOMPARE(a2.waiters, fresh.waiters);
         QCOMPARE(a2.holderPids, fresh.holderPids);
@@ -237,14 +240,14 @@ private Q_SLOTS:
     void poolSizeBelongsToItsApplication()
     {
         Snapshot s = refresh(0);
-        s.sessions.clear();
+        s.sessions = {};
         for (int i = 0; i < 6; ++i) {
             SessionRow r = idleSession(301 + i, i < 4 ? QStringLiteral("billing-api") : QStringLiteral("reports"), 60);
             r.user = QStringLiteral("postgres");
             r.database = QStringLiteral("app");
             r.clientAddr = QStringLiteral("10.0.0.7");
-            s.sessions.push_back(r);
-            s.advisoryLocks.push_back(test::advisoryLock(301 + i, 1 + i));
+            test::append(s.sessions, r);
+            test::append(s.advisoryLocks, test::advisoryLock(301 + i, 1 + i));
         }
         AnalysisConfig cfg;
         cfg.poolSizes.insert(QStringLiteral("billing-api"), 4);
@@ -280,14 +283,14 @@ private Q_SLOTS:
     void pinnedPoolNamesItsFirstLocks()
     {
         Snapshot s = refresh(0);
-        s.sessions.clear();
+        s.sessions = {};
         // Five sessions of one pool, three named locks each, names interleaved across sessions.
         KeyNames names;
         for (int pid = 0; pid < 5; ++pid) {
-            s.sessions.push_back(idleSession(201 + pid, QStringLiteral("batch"), 60));
+            test::append(s.sessions, idleSession(201 + pid, QStringLiteral("batch"), 60));
             for (int k = 0; k < 3; ++k) {
                 const int key = 1000 + 10 * pid + k;
-                s.advisoryLocks.push_back(test::advisoryLock(201 + pid, key));
+                test::append(s.advisoryLocks, test::advisoryLock(201 + pid, key));
                 names[key] << QStringLiteral("job-%1%2").arg(QChar(u'e' - k)).arg(4 - pid);
             }
         }
@@ -346,7 +349,7 @@ private Q_SLOTS:
                 r.waitEventType = QStringLiteral("Lock");
             if (i % 4 != 1 && (layout == 3 || i % 6 == 0))
                 held.insert(r.pid, HeldLocks{{QStringLiteral("job-%1").arg(i), QStringLiteral("a-%1").arg(i)}, 2 + i});
-            s.sessions.push_back(r);
+            test::append(s.sessions, r);
         }
         AnalysisConfig cfg;
         cfg.poolSizes.insert(QStringLiteral("billing on 10.0.0.1"), 6);

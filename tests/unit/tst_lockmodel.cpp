@@ -24,7 +24,7 @@ AdvisoryLockRow lock(int pid, qint64 key)
     return test::advisoryLock(pid, key);
 }
 
-Snapshot refresh(double now, std::vector<SessionRow> sessions, const CowVector<AdvisoryLockRow>& locks)
+Snapshot refresh(double now, std::vector<SessionRow> sessions, const SharedRows<AdvisoryLockRow>& locks)
 {
     Snapshot s;
     s.ok = true;
@@ -57,7 +57,7 @@ private Q_SLOTS:
         AdvisoryLockModel m;
         new QAbstractItemModelTester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest, &m);
 
-        CowVector<AdvisoryLockRow> read1 = {lock(101, 1), lock(101, 2), lock(202, 3)};
+        SharedRows<AdvisoryLockRow> read1 = {lock(101, 1), lock(101, 2), lock(202, 3)};
         m.applySnapshot(refresh(kNow, {session(101, "idle"), session(202, "idle")}, read1));
         QCOMPARE(m.rowCount(), 3);
         QCOMPARE(stateByKey(m), (QMap<qint64, QString>{{1, "idle"}, {2, "idle"}, {3, "idle"}}));
@@ -66,7 +66,7 @@ private Q_SLOTS:
         QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
         QSignalSpy removed(&m, &QAbstractItemModel::rowsRemoved);
         QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
-        const CowVector<AdvisoryLockRow> reused = read1;
+        const SharedRows<AdvisoryLockRow> reused = read1;
         QVERIFY(reused.sharesStorageWith(read1));
         m.applySnapshot(refresh(kNow + 1, {session(101, "idle"), session(202, "active")}, reused));
         QCOMPARE(inserted.count(), 0);
@@ -81,7 +81,7 @@ private Q_SLOTS:
 
         // A new read: key 1 gone, key 4 new, in another order than the rows; then that read
         // reused with pid 101 active.
-        CowVector<AdvisoryLockRow> read2 = {lock(101, 4), lock(202, 3), lock(101, 2)};
+        SharedRows<AdvisoryLockRow> read2 = {lock(101, 4), lock(202, 3), lock(101, 2)};
         m.applySnapshot(refresh(kNow + 2, {session(101, "idle"), session(202, "active")}, read2));
         QCOMPARE(stateByKey(m), (QMap<qint64, QString>{{2, "idle"}, {3, "active"}, {4, "idle"}}));
         m.applySnapshot(refresh(kNow + 3, {session(101, "active"), session(202, "idle")}, read2));
@@ -99,7 +99,7 @@ private Q_SLOTS:
     {
         AdvisoryLockModel m;
         new QAbstractItemModelTester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest, &m);
-        const CowVector<AdvisoryLockRow> read = {lock(101, 1), lock(101, 2), lock(202, 3)};
+        const SharedRows<AdvisoryLockRow> read = {lock(101, 1), lock(101, 2), lock(202, 3)};
         Snapshot s1 = refresh(kNow, {session(101, "idle"), session(202, "active")}, read);
         m.applySnapshot(s1);
         QCOMPARE(m.rowCount(), 3);
@@ -109,7 +109,9 @@ private Q_SLOTS:
 
         Snapshot s2 = s1;
         s2.serverNow = kNow + 20;
-        s2.sessions[0].query = QStringLiteral("SELECT pg_sleep(1)");
+        std::vector<SessionRow> sessions = s2.sessions.vec();
+        sessions[0].query = QStringLiteral("SELECT pg_sleep(1)");
+        s2.sessions = std::move(sessions);
         s2.analysis = std::make_shared<const Analysis>(analyze(s2, {}, s1.analysis.get()));
         QVERIFY(s2.analysis->locks.sharesStorageWith(s1.analysis->locks));
         QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
