@@ -796,7 +796,8 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
             continue;
         }
         seen[size_t(was)] = 1;
-        if (!(prev->rows[size_t(was)] == row)) {
+        const LeaseRow& before = prev->rows[size_t(was)]; // its name and table are the key's
+        if (before.holder != row.holder || before.expiresAt != row.expiresAt || before.takenAt != row.takenAt) {
             changed.push_back(was);
             prev->rows[size_t(was)] = std::move(row);
         }

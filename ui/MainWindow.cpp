@@ -66,13 +66,20 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     tabs_->addTab(poolPage_, tr("Pool occupancy"));
     setCentralWidget(tabs_);
     // Counts on the tabs and the worst state in the title: a glance from another window tells.
-    connect(leases_, &LeasesView::summaryChanged, this,
-            [this](const QString& t) { tabs_->setTabText(tabs_->indexOf(leases_), t); });
-    connect(locks_, &LocksView::tabTextChanged, this,
-            [this](const QString& t) { tabs_->setTabText(tabs_->indexOf(locks_), t); });
-    connect(overview_, &OverviewView::statusChanged, this, [this](const QString& st) {
-        tabs_->setTabText(tabs_->indexOf(overview_), tr("Overview (%1)").arg(st));
-        setWindowTitle(QStringLiteral("Leasewatch — %1 — %2").arg(displayName_, st));
+    // Only when the words change: QTabBar lays out and repaints the whole tab widget on every
+    // setTabText, same text or not (that was most of the window's CPU at one refresh a second).
+    auto setTab = [this](QWidget* page, const QString& t) {
+        const int i = tabs_->indexOf(page);
+        if (tabs_->tabText(i) != t)
+            tabs_->setTabText(i, t);
+    };
+    connect(leases_, &LeasesView::summaryChanged, this, [this, setTab](const QString& t) { setTab(leases_, t); });
+    connect(locks_, &LocksView::tabTextChanged, this, [this, setTab](const QString& t) { setTab(locks_, t); });
+    connect(overview_, &OverviewView::statusChanged, this, [this, setTab](const QString& st) {
+        setTab(overview_, tr("Overview (%1)").arg(st));
+        const QString title = QStringLiteral("Leasewatch — %1 — %2").arg(displayName_, st);
+        if (windowTitle() != title)
+            setWindowTitle(title);
     });
     connect(overview_, &OverviewView::showLease, this, &MainWindow::showLease);
     connect(overview_, &OverviewView::showSession, this, &MainWindow::showSession);

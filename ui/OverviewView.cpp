@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -57,22 +58,29 @@ public:
         p->setPen(c);
         const QString word = severityWord(sev);
         p->drawText(QRect(text.left(), text.top(), kLeft, lh), Qt::AlignLeft | Qt::AlignVCenter, word);
-        p->setPen(ink);
-        const QRect titleRect(text.left() + kLeft, text.top(), text.width() - kLeft, lh);
-        p->drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-                    QFontMetrics(bold).elidedText(idx.data().toString(), Qt::ElideRight, titleRect.width()));
+        // The words right of the "since" column change only with the finding; the clock moves the
+        // column alone (sinceColumn()): laid out only when they are to be painted.
+        const QRect words(text.left() + kLeft, text.top(), text.width() - kLeft, text.height());
+        const QRegion exposed = p->paintEngine() ? p->paintEngine()->systemClip() : QRegion();
+        if (exposed.isEmpty() || exposed.intersects(p->deviceTransform().mapRect(words))) {
+            p->setPen(ink);
+            const QRect titleRect(text.left() + kLeft, text.top(), text.width() - kLeft, lh);
+            p->drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
+                        QFontMetrics(bold).elidedText(idx.data().toString(), Qt::ElideRight, titleRect.width()));
+            p->setFont(opt.font);
+            p->setPen(inkSoft);
+            const QRect expl(text.left() + kLeft, text.top() + lh + 2, text.width() - kLeft, lh);
+            p->drawText(expl, Qt::AlignLeft | Qt::AlignVCenter,
+                        opt.fontMetrics.elidedText(idx.data(FindingsModel::ExplanationRole).toString(),
+                                                   Qt::ElideRight, expl.width()));
+            const QRect fix(text.left() + kLeft, text.top() + 2 * lh + 4, text.width() - kLeft, lh);
+            p->setPen(asOf > 0 ? inkSoft : QColor(0x2e, 0x7d, 0x32));
+            p->drawText(
+                fix, Qt::AlignLeft | Qt::AlignVCenter,
+                opt.fontMetrics.elidedText(QStringLiteral("Fix: ") + idx.data(FindingsModel::FixRole).toString(),
+                                           Qt::ElideRight, fix.width()));
+        }
         p->setFont(opt.font);
-        p->setPen(inkSoft);
-        const QRect expl(text.left() + kLeft, text.top() + lh + 2, text.width() - kLeft, lh);
-        p->drawText(expl, Qt::AlignLeft | Qt::AlignVCenter,
-                    opt.fontMetrics.elidedText(idx.data(FindingsModel::ExplanationRole).toString(),
-                                               Qt::ElideRight, expl.width()));
-        const QRect fix(text.left() + kLeft, text.top() + 2 * lh + 4, text.width() - kLeft, lh);
-        p->setPen(asOf > 0 ? inkSoft : QColor(0x2e, 0x7d, 0x32));
-        p->drawText(
-            fix, Qt::AlignLeft | Qt::AlignVCenter,
-            opt.fontMetrics.elidedText(QStringLiteral("Fix: ") + idx.data(FindingsModel::FixRole).toString(),
-                                       Qt::ElideRight, fix.width()));
         const double since = idx.data(FindingsModel::SinceRole).toDouble();
         const double now = monitor_->leases()->serverNowEstimate();
         p->setPen(QColor(0x75, 0x75, 0x75));
@@ -85,6 +93,10 @@ public:
                                    .arg(hhmmss(since), formatDuration(std::max(0.0, now - since))));
         p->restore();
     }
+
+    // The strip of every card that moves with the clock (the "since" durations), in the view's
+    // coordinates: repainted each second instead of the whole card.
+    static QRect sinceColumn(const QRect& viewport) { return QRect(0, 0, 4 + 14 + kLeft, viewport.height()); }
 
 private:
     static constexpr int kLeft = 118; // severity word and "since" column
@@ -279,7 +291,7 @@ void OverviewView::refresh()
                                   cur.data(FindingsModel::FixRole).toString().toHtmlEscaped()));
     else
         detail_->setText(f->rowCount() ? tr("Select a finding (arrow keys) for its detail.") : QString());
-    list_->viewport()->update(); // "since" durations move
+    list_->viewport()->update(CardDelegate::sinceColumn(list_->viewport()->rect())); // "since" durations move
     Q_EMIT statusChanged(shortStatus());
 }
 
