@@ -1,4 +1,5 @@
 // leasewatch-bench [--scale smoke|full] [--json] [--refreshes N] [--cluster-dir DIR] [--only POINT,…]
+// leasewatch-bench --process [--leases N,…] [--warmup S] [--seconds S] [--cluster-dir DIR]
 //
 // Issue 11's benchmark: the console's real refresh (Poller::refreshOnce) and the model updates of
 // Monitor::onSnapshot against a throwaway cluster loaded to several scale points, one dimension
@@ -9,6 +10,7 @@
 #include "../support/ProcessStats.h"
 #include "BenchReport.h"
 #include "BenchWorkload.h"
+#include "ProcessBudget.h"
 
 #include "Findings.h"
 #include "LeaseModel.h"
@@ -493,8 +495,59 @@ GrowthPair measureGrowthPair(Workload& w, int small, int refreshes)
 int usage()
 {
     std::fprintf(stderr, "usage: leasewatch-bench [--scale smoke|full] [--json] [--refreshes N] "
-                         "[--cluster-dir DIR] [--only POINT,…]\n");
+                         "[--cluster-dir DIR] [--only POINT,…]\n"
+                         "       leasewatch-bench --process [--leases N,…] [--warmup S] [--seconds S] "
+                         "[--cluster-dir DIR]\n");
     return 2;
+}
+
+// Issue 24 point 5: the console as a user runs it (the real `leasewatch` window, offscreen, with
+// its history recording), measured from outside while 1 % of the leases renew every second, at
+// the configured 1 s refresh (the footprint budget may space refreshes out: counted).
+int runProcessBudgets(const QList<int>& leases, int warmupS, int seconds, const QString& clusterDir)
+{
+    struct Budget
+    {
+        int leases;
+        double cpuPercent;
+        double residentMiB; // 0: none
+    };
+    const Budget budgets[] = {{10000, 1.0, 0}, {100000, 3.0, 150}};
+    std::printf("Whole process: leasewatch DSN (window offscreen, history recording), 1 %% of the leases "
+                "renewed per second; warm-up %d s, measured %d s\n",
+                warmupS, seconds);
+    std::printf("%8s  %10s  %10s  %9s  %11s  %9s\n", "leases", "CPU s", "% of core", "refreshes", "resident MiB",
+                "store MiB");
+    QStringList verdicts;
+    for (int n : leases) {
+        checkInterrupted();
+        std::fprintf(stderr, "[bench] %d leases: warm-up %d s, then %d s measured\n", n, warmupS, seconds);
+        const ProcessFigures f =
+            measureConsoleProcess(QStringLiteral(LEASEWATCH_BIN), {}, n, warmupS, seconds, clusterDir);
+        std::printf("%8d  %10.2f  %10.2f  %9lld  %11.1f  %9.1f\n", n, f.cpuSeconds, f.cpuPercent,
+                    qlonglong(f.refreshes), f.residentMiB, f.storeMiB);
+        std::fflush(stdout);
+        for (const Budget& b : budgets) {
+            if (b.leases != n)
+                continue;
+            verdicts << QStringLiteral("  %1 CPU <= %2 % of one core at %3 leases: %4 % (%5 refreshes in %6 s)")
+                            .arg(f.cpuPercent <= b.cpuPercent ? QStringLiteral("PASS") : QStringLiteral("FAIL"))
+                            .arg(b.cpuPercent)
+                            .arg(n)
+                            .arg(f.cpuPercent, 0, 'f', 2)
+                            .arg(f.refreshes)
+                            .arg(f.seconds, 0, 'f', 0);
+            if (b.residentMiB > 0)
+                verdicts << QStringLiteral("  %1 resident <= %2 MB at %3 leases: %4 MiB")
+                                .arg(f.residentMiB * 1.048576 <= b.residentMiB ? QStringLiteral("PASS")
+                                                                               : QStringLiteral("FAIL"))
+                                .arg(b.residentMiB)
+                                .arg(n)
+                                .arg(f.residentMiB, 0, 'f', 1);
+        }
+    }
+    std::printf("\nTargets\n%s\n", qPrintable(verdicts.join(QLatin1Char('\n'))));
+    return 0;
 }
 
 } // namespace
@@ -509,6 +562,9 @@ int main(int argc, char** argv)
     QStringList only;
     int refreshes = -1;
     QString clusterDir;
+    bool process = false;
+    QList<int> processLeases{10000, 100000};
+    int warmupS = 130, measureS = 60; // warm-up: past one round of renewals (1 % a second)
     const QStringList args = app.arguments().mid(1);
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
@@ -528,6 +584,16 @@ int main(int argc, char** argv)
             clusterDir = args[++i];
         } else if (a == QLatin1String("--only") && i + 1 < args.size()) {
             only = args[++i].split(QLatin1Char(','));
+        } else if (a == QLatin1String("--process")) {
+            process = true;
+        } else if (a == QLatin1String("--leases") && i + 1 < args.size()) {
+            processLeases.clear();
+            for (const QString& v : args[++i].split(QLatin1Char(',')))
+                processLeases << v.toInt();
+        } else if (a == QLatin1String("--warmup") && i + 1 < args.size()) {
+            warmupS = args[++i].toInt();
+        } else if (a == QLatin1String("--seconds") && i + 1 < args.size()) {
+            measureS = std::max(1, args[++i].toInt());
         } else {
             return usage();
         }
@@ -536,6 +602,14 @@ int main(int argc, char** argv)
         refreshes = smoke ? 3 : 30;
     std::signal(SIGINT, [](int) { g_interrupted = 1; });
     std::signal(SIGTERM, [](int) { g_interrupted = 1; });
+    if (process) {
+        try {
+            return runProcessBudgets(processLeases, warmupS, measureS, clusterDir);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "leasewatch-bench: %s\n", e.what());
+            return 2;
+        }
+    }
     // Tables go where a human reads them: stdout, or stderr when stdout carries the JSON.
     FILE* tableOut = json ? stderr : stdout;
 

@@ -20,6 +20,7 @@
 // warm-up of 130 s (one round of renewals and a half): the recorder's share of one core.
 // Exit code 0 whatever the figures (2: could not run).
 #include "../bench/BenchWorkload.h"
+#include "../bench/ProcessBudget.h"
 #include "../history/HistoryTestSupport.h"
 
 #include "history/HistoryReader.h"
@@ -259,94 +260,24 @@ QJsonObject runStorage(const StorageCase& c)
             {QStringLiteral("hourly"), hourly}};
 }
 
-// utime + stime of a process, in seconds.
-double cpuSeconds(qint64 pid)
-{
-    std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    std::getline(f, line);
-    const auto close = line.rfind(')');
-    if (close == std::string::npos)
-        return -1;
-    std::istringstream rest(line.substr(close + 2));
-    std::string field;
-    unsigned long long utime = 0, stime = 0;
-    for (int i = 3; i <= 15 && rest >> field; ++i) {
-        if (i == 14)
-            utime = std::stoull(field);
-        if (i == 15)
-            stime = std::stoull(field);
-    }
-    return double(utime + stime) / double(::sysconf(_SC_CLK_TCK));
-}
-
-double residentMiBOf(qint64 pid)
-{
-    std::ifstream f("/proc/" + std::to_string(pid) + "/statm");
-    long long size = 0, resident = 0;
-    f >> size >> resident;
-    return double(resident) * double(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
-
 QJsonObject runCpu(int leases, int seconds, const QString& clusterDir)
 {
-    bench::Workload load(clusterDir);
-    load.start();
-    load.setLeases(leases);
-    load.setLocks(100);
-    load.setBackends(10);
-    QTemporaryDir home;
-    QProcess rec;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
-    rec.setProcessEnvironment(env);
-    rec.setProcessChannelMode(QProcess::MergedChannels);
-    rec.setStandardOutputFile(home.filePath(QStringLiteral("record.log")));
-    rec.start(QStringLiteral(LEASEWATCH_BIN),
-              {QStringLiteral("record"), QString::fromUtf8(load.conninfo(bench::kConsoleRole))});
-    if (!rec.waitForStarted(10000))
-        throw std::runtime_error("leasewatch record did not start");
-    const qint64 pid = rec.processId();
-    auto renewFor = [&](int s) {
-        for (int i = 0; i < s; ++i) {
-            const auto next = Clock::now() + std::chrono::seconds(1);
-            load.renewSome();
-            std::this_thread::sleep_until(next);
-            if (rec.state() != QProcess::Running)
-                throw std::runtime_error("leasewatch record stopped");
-        }
-    };
     // Longer than one round of renewals (1 % a second: 100 s), so that every lease's first renewal
     // (written as a row: it starts the count) is behind; what is measured is the steady state.
     const int warmup = 130;
     std::fprintf(stderr, "cpu: %d leases, 1 %% renewed per second; warm-up %d s, measured %d s\n", leases, warmup,
                  seconds);
-    renewFor(warmup);
-    const double c0 = cpuSeconds(pid);
-    const auto t0 = Clock::now();
-    renewFor(seconds);
-    const double c1 = cpuSeconds(pid);
-    const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
-    const double rss = residentMiBOf(pid);
-    rec.terminate();
-    rec.waitForFinished(20000);
-    const double share = 100.0 * (c1 - c0) / wall;
-    qint64 store = 0;
-    QDirIterator it(home.filePath(QStringLiteral("data")), QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        it.next();
-        store += it.fileInfo().size();
-    }
+    const bench::ProcessFigures f = bench::measureConsoleProcess(QStringLiteral(LEASEWATCH_BIN), {QStringLiteral("record")},
+                                                                 leases, warmup, seconds, clusterDir);
     std::fprintf(stderr, "  recorder CPU %.2f s over %.1f s: %.2f %% of one core; resident %.1f MiB; store %.1f MiB\n",
-                 c1 - c0, wall, share, rss, mib(store));
+                 f.cpuSeconds, f.seconds, f.cpuPercent, f.residentMiB, f.storeMiB);
     return {{QStringLiteral("case"), QStringLiteral("cpu")},
             {QStringLiteral("leases"), leases},
-            {QStringLiteral("seconds"), wall},
-            {QStringLiteral("cpu_seconds"), c1 - c0},
-            {QStringLiteral("cpu_percent_of_one_core"), share},
-            {QStringLiteral("resident_mib"), rss},
-            {QStringLiteral("store_mib"), mib(store)}};
+            {QStringLiteral("seconds"), f.seconds},
+            {QStringLiteral("cpu_seconds"), f.cpuSeconds},
+            {QStringLiteral("cpu_percent_of_one_core"), f.cpuPercent},
+            {QStringLiteral("resident_mib"), f.residentMiB},
+            {QStringLiteral("store_mib"), f.storeMiB}};
 }
 
 int usage()
