@@ -211,9 +211,8 @@ struct Poller::LeaseCache
 {
     using Key = std::pair<int, QString>; // (table, name): names are unique per table
     quint64 source = 0;
-    std::vector<LeaseRow> rows;
-    std::vector<Key> keys; // by row
-    QHash<Key, int> rowOf;
+    LeaseRows rows;        // the last snapshot's, shared with it
+    QHash<Key, int> rowOf; // where each key is in rows
 };
 
 namespace {
@@ -320,18 +319,20 @@ bool Poller::ensureConnected(pg::PgError& err)
 pg::Statement Poller::hashStatement(const QStringList& names)
 {
     // hashtext() on the monitored server itself: it changed between versions and follows collation.
-    return {"SELECT n, hashtext(n)::int8 FROM unnest($1::text[]) AS n", {textArrayLiteral(names)}};
+    // In the order sent: the names are the console's own strings (shared with the lease rows).
+    return {"SELECT hashtext(n)::int8 FROM unnest($1::text[]) WITH ORDINALITY AS u(n, i) ORDER BY i",
+            {textArrayLiteral(names)}};
 }
 
-void Poller::addHashes(const PGresult* r)
+void Poller::addHashes(const PGresult* r, const QStringList& names)
 {
-    if (!r)
+    if (!r || PQntuples(r) != names.size())
         return;
     std::vector<std::pair<QString, qint64>> added;
     for (int i = 0; i < PQntuples(r); ++i) {
-        const QString name = toString(r, i, 0);
+        const QString& name = names[i];
         if (!hashCache_.contains(name)) {
-            const qint64 key = qint64(std::strtoll(PQgetvalue(r, i, 1), nullptr, 10));
+            const qint64 key = qint64(std::strtoll(PQgetvalue(r, i, 0), nullptr, 10));
             hashCache_.insert(name, key);
             added.emplace_back(name, key);
         }
@@ -511,7 +512,7 @@ Snapshot Poller::refreshOnce()
             return s;
         }
         if (!known.isEmpty() && !res.back().error.isError())
-            addHashes(res.back().result.get());
+            addHashes(res.back().result.get(), known);
         {
             const pg::StatementResult& kr = res[keysIdx];
             const PGresult* keys = kr.error.isError() ? nullptr : kr.result.get();
@@ -686,7 +687,7 @@ Snapshot Poller::refreshOnce()
     s.locksEveryN = everyN;
 
     if (hashIdx >= 0)
-        addHashes(res[size_t(hashIdx)].result.get());
+        addHashes(res[size_t(hashIdx)].result.get(), toHash);
     if (goodJobIdx >= 0 && res[size_t(goodJobIdx)].error.isError())
         goodJobSchemas_.clear(); // gone or not readable: found again, or not, at the next check
     else if (locks)
@@ -773,21 +774,19 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
     // gone leaves its place to the last one, new rows come last. The delta says which, so that the
     // lease models update only those (1 % of 100 000 leases renew per refresh).
     const int n = PQntuples(r);
-    std::unique_ptr<LeaseCache> prev = std::move(leaseCache_);
-    auto next = std::make_unique<LeaseCache>();
-    next->rows.reserve(size_t(n));
-    next->keys.reserve(size_t(n));
-    next->rowOf.reserve(n);
+    std::unique_ptr<LeaseCache> c = std::move(leaseCache_);
+    const bool hasBase = c != nullptr; // else: no base, the models compare every row
+    const size_t base = c ? c->rows.size() : 0;
     auto d = std::make_shared<LeaseDelta>();
     bool keyed = true; // names unique and not NULL: else no delta, the models compare every row
     std::vector<LeaseRow> fresh;
-    std::vector<char> seen(prev ? prev->rows.size() : 0, 0);
-    std::vector<int> changed;
+    std::vector<std::pair<int, LeaseRow>> changedRows; // (previous row, its new values)
+    std::vector<char> seen(base, 0);
     for (int i = 0; i < n; ++i) {
         LeaseRow row = leaseRowAt(r, i);
         if (PQgetisnull(r, i, 0))
             keyed = false;
-        const int was = prev ? prev->rowOf.value({row.source, row.name}, -1) : -1;
+        const int was = c ? c->rowOf.value({row.source, row.name}, -1) : -1;
         if (was < 0 || seen[size_t(was)]) {
             if (was >= 0)
                 keyed = false; // a repeated name
@@ -796,65 +795,62 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
             continue;
         }
         seen[size_t(was)] = 1;
-        const LeaseRow& before = prev->rows[size_t(was)]; // its name and table are the key's
-        if (before.holder != row.holder || before.expiresAt != row.expiresAt || before.takenAt != row.takenAt) {
-            changed.push_back(was);
-            prev->rows[size_t(was)] = std::move(row);
-        }
+        const LeaseRow& before = c->rows[size_t(was)]; // its name and table are the key's
+        if (before.holder != row.holder || before.expiresAt != row.expiresAt || before.takenAt != row.takenAt)
+            changedRows.emplace_back(was, std::move(row));
     }
-    if (prev) {
-        // Rows gone: the last row moves into the hole (highest hole first, so the last row is
-        // never itself gone). `prev` becomes this read, in place.
-        std::vector<int> movedTo(prev->rows.size()), origin(prev->rows.size()); // old row → row; row → old row
-        for (size_t k = 0; k < movedTo.size(); ++k)
-            movedTo[k] = origin[k] = int(k);
-        for (int hole = int(prev->rows.size()) - 1; hole >= 0; --hole) {
-            if (seen[size_t(hole)])
-                continue;
-            const int last = int(prev->rows.size()) - 1;
-            prev->rowOf.remove(prev->keys[size_t(hole)]);
-            if (hole != last) {
-                prev->rows[size_t(hole)] = std::move(prev->rows[size_t(last)]);
-                prev->keys[size_t(hole)] = std::move(prev->keys[size_t(last)]);
-                prev->rowOf.insert(prev->keys[size_t(hole)], hole);
-                seen[size_t(hole)] = seen[size_t(last)];
-                origin[size_t(hole)] = origin[size_t(last)];
-                movedTo[size_t(origin[size_t(hole)])] = hole;
-            }
-            prev->rows.pop_back();
-            prev->keys.pop_back();
-            seen.pop_back();
-            origin.pop_back();
-            d->moves.emplace_back(hole, last);
-        }
-        for (int& c : changed)
-            c = movedTo[size_t(c)];
-        std::sort(changed.begin(), changed.end());
-        d->changed = std::move(changed);
-        d->baseSeq = lastLeaseSeq_;
-        d->baseSize = movedTo.size();
-        d->source = prev->source;
-        next = std::move(prev);
-    } else {
-        d->source = ++g_leaseSources; // baseSeq 0: no base, the model compares every row
+    if (!c) {
+        c = std::make_unique<LeaseCache>();
+        c->source = ++g_leaseSources;
     }
-    d->appendedFrom = next->rows.size();
+    std::vector<LeaseRow> rows = c->rows.vec(); // this read, from the last: shares the strings
+    rows.reserve(rows.size() + fresh.size());
+    for (auto& [at, row] : changedRows)
+        rows[size_t(at)] = std::move(row);
+    // Rows gone: the last row moves into the hole (highest hole first, so the last row is never
+    // itself gone).
+    std::vector<int> movedTo(base), origin(base); // old row → row; row → old row
+    for (size_t k = 0; k < base; ++k)
+        movedTo[k] = origin[k] = int(k);
+    for (int hole = int(base) - 1; hole >= 0; --hole) {
+        if (seen[size_t(hole)])
+            continue;
+        const int last = int(rows.size()) - 1;
+        c->rowOf.remove({rows[size_t(hole)].source, rows[size_t(hole)].name});
+        if (hole != last) {
+            rows[size_t(hole)] = std::move(rows[size_t(last)]);
+            c->rowOf.insert({rows[size_t(hole)].source, rows[size_t(hole)].name}, hole);
+            seen[size_t(hole)] = seen[size_t(last)];
+            origin[size_t(hole)] = origin[size_t(last)];
+            movedTo[size_t(origin[size_t(hole)])] = hole;
+        }
+        rows.pop_back();
+        seen.pop_back();
+        origin.pop_back();
+        d->moves.emplace_back(hole, last);
+    }
+    for (const auto& [at, row] : changedRows)
+        d->changed.push_back(movedTo[size_t(at)]);
+    std::sort(d->changed.begin(), d->changed.end());
+    d->source = c->source;
+    d->baseSeq = hasBase ? lastLeaseSeq_ : 0;
+    d->baseSize = base;
+    d->appendedFrom = rows.size();
     for (LeaseRow& row : fresh) {
-        LeaseCache::Key key{row.source, row.name};
-        if (next->rowOf.contains(key))
+        const LeaseCache::Key key{row.source, row.name};
+        if (c->rowOf.contains(key))
             keyed = false;
-        next->rowOf.insert(key, int(next->rows.size()));
-        next->keys.push_back(std::move(key));
-        next->rows.push_back(std::move(row));
+        c->rowOf.insert(key, int(rows.size()));
+        rows.push_back(std::move(row));
     }
-    s.leases = next->rows;
+    s.leases = std::move(rows);
+    c->rows = s.leases;
     lastLeaseSeq_ = s.seq;
     if (keyed) {
         s.leaseDelta = std::move(d);
-        leaseCache_ = std::move(next);
+        leaseCache_ = std::move(c);
     }
 }
-
 
 void Poller::start()
 {

@@ -119,7 +119,7 @@ private:
     void setStatus(ConnectionStatus::State st, const pg::PgError& err = {}, int retryInMs = 0);
     int nextBackoffMs();
     static pg::Statement hashStatement(const QStringList& names);
-    void addHashes(const PGresult* r); // into the cache; rebuilds the shared key → names map
+    void addHashes(const PGresult* r, const QStringList& names); // the hashes of `names`, in order
     // Leases into s.leases (one table, or several tagged with their index), with a LeaseDelta
     // against the previous read: every row decoded, then matched by (table, name).
     void decodeLeases(const PGresult* r, Snapshot& s);

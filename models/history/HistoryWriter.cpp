@@ -335,6 +335,7 @@ bool HistoryWriter::write(const Snapshot& s)
         lastGroups_.clear();
         openFindings_.clear();
         lastStateBytes_.clear();
+        lastState_.reset();
         lastStateBlob_ = keyNamesBlob_ = 0;
         lastKeyNamesPtr_.reset();
         lastKeyNames_.clear();
@@ -361,8 +362,13 @@ bool HistoryWriter::writeRefresh(const Snapshot& s)
     QSqlQuery q(db);
     QVariant stateBlob(QMetaType(QMetaType::LongLong));
     if (s.ok) {
-        const QByteArray bytes = encodeState(s);
-        if (bytes != lastStateBytes_ || lastStateBlob_ == 0) {
+        // What the state blob holds, as values: the same as last time (the usual refresh, and a
+        // pg_locks read handed on is the same vector) is neither encoded nor compressed again.
+        StateParts parts{s.server, s.cluster, s.sessions, s.advisoryLocks, s.leasesError};
+        const bool same = lastStateBlob_ != 0 && lastState_ && *lastState_ == parts;
+        const QByteArray bytes = same ? QByteArray() : encodeState(s);
+        lastState_ = std::move(parts);
+        if (!same && (bytes != lastStateBytes_ || lastStateBlob_ == 0)) {
             q.prepare(QStringLiteral("INSERT INTO blob (kind, data) VALUES (?, ?)"));
             q.addBindValue(int(BlobKind::State));
             q.addBindValue(bytes);

@@ -183,6 +183,16 @@ private:
     QHash<QString, LastGroup> lastGroups_; // "<grouping>\x1f<key>"
     QHash<QString, qint64> openFindings_;  // finding id → row id
     QByteArray lastStateBytes_;
+    struct StateParts // what encodeState() writes, compared before it is encoded
+    {
+        ServerInfo server;
+        ClusterInfo cluster;
+        SessionRows sessions;
+        SharedRows<AdvisoryLockRow> locks;
+        std::optional<pg::PgError> leasesError;
+        bool operator==(const StateParts&) const = default;
+    };
+    std::optional<StateParts> lastState_;
     qint64 lastStateBlob_ = 0;
     std::shared_ptr<const KeyNames> lastKeyNamesPtr_;
     KeyNames lastKeyNames_;

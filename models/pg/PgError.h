@@ -23,6 +23,7 @@ struct PgError
     QString detail;
     QString hint;
 
+    bool operator==(const PgError&) const = default;
     bool isError() const { return kind != Kind::None; }
     bool needsReconnect() const
     {
