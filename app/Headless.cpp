@@ -131,7 +131,7 @@ struct OutageTrack
 {
     int failures = 0;
     QDateTime lastAnswer, firstFailure;
-    pg::PgError began;
+    DbError began;
     std::pair<int, int> lastConnections{0, 0};
 
     void answered(const Snapshot& s)

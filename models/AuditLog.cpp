@@ -223,13 +223,13 @@ CreateAuditTableResult createServerAuditTable(const pg::ConnectOptions& opts, co
     CreateAuditTableResult r;
     const auto t = ServerAuditTable::parse(auditTable);
     if (!t) {
-        r.error.kind = pg::PgError::Kind::Query;
+        r.error.kind = DbError::Kind::Query;
         r.error.message = QStringLiteral("no valid audit table name in the profile (\"%1\")").arg(auditTable);
         r.error.hint = QStringLiteral("name it as [schema.]table");
         return r;
     }
     if (!operatorMode) {
-        r.error.kind = pg::PgError::Kind::Query;
+        r.error.kind = DbError::Kind::Query;
         r.error.message = QStringLiteral("not sent: operator mode is off for this connection profile");
         r.error.hint = QStringLiteral("start with --operator to create the audit table");
         return r;

@@ -103,7 +103,7 @@ QByteArray serverAuditTableDdl(const pg::Connection& conn, const ServerAuditTabl
 
 struct CreateAuditTableResult
 {
-    pg::PgError error;
+    DbError error;
     bool existed = false; // it was there already: nothing was created
     bool created = false;
     QString statement;       // the statement that was run

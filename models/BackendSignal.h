@@ -15,7 +15,7 @@ struct BackendSignalOutcome
     bool sent = false; // the server accepted the signal
     QString text;      // in words, as shown to the operator
     QString key; // "cancelled", "terminated", "no_such_backend", "permission_denied", "error", "refused"
-    pg::PgError error;
+    DbError error;
     QString dbRole;
 };
 

@@ -236,7 +236,7 @@ std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leas
     }
     if (s.leasesError || s.leasesPartial) {
         // Blind to leases (or to one table of them): never "all clear" while a table cannot be read.
-        const pg::PgError& e = s.leasesError ? *s.leasesError : *s.leasesPartial;
+        const DbError& e = s.leasesError ? *s.leasesError : *s.leasesPartial;
         Finding f;
         f.kind = FindingKind::LeasesUnreadable;
         f.severity = 2;

@@ -1,4 +1,5 @@
 #include "Fleet.h"
+#include "Palette.h"
 
 #include "Monitor.h"
 #include "domain/LeaseState.h"

@@ -447,13 +447,13 @@ pg::Statement currentRowStatement(const pg::Connection& conn, const LeaseTableCo
 }
 
 // Classifies a failed statement into the outcome kinds the operator reads.
-void classifyError(ForceExpireOutcome& o, const pg::PgError& e, const ForceExpireRequest& req)
+void classifyError(ForceExpireOutcome& o, const DbError& e, const ForceExpireRequest& req)
 {
     o.error = e;
     const auto audit = ServerAuditTable::parse(req.auditTable);
     if (e.sqlstate == QLatin1String("55P03")) {
         o.kind = ForceExpireOutcome::Kind::LockTimeout;
-    } else if (e.sqlstate == QLatin1String("57014") || e.kind == pg::PgError::Kind::Timeout) {
+    } else if (e.sqlstate == QLatin1String("57014") || e.kind == DbError::Kind::Timeout) {
         o.kind = ForceExpireOutcome::Kind::Timeout;
     } else if (e.sqlstate == QLatin1String("42501")) {
         o.kind = ForceExpireOutcome::Kind::NoPrivilege;
@@ -510,7 +510,7 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
         }
     };
     std::vector<pg::StatementResult> res;
-    const pg::PgError first = conn.runPipeline(stmts, res, deadline);
+    const DbError first = conn.runPipeline(stmts, res, deadline);
     if (res.size() == stmts.size() && res[1].result && PQntuples(res[1].result.get()) == 1) {
         o.dbRole = optString(res[1].result.get(), 0, 2).value_or(QString());
         o.serverNow = optDouble(res[1].result.get(), 0, 3);
@@ -525,7 +525,7 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
     if (!upd || !now) {
         rollback();
         o.kind = ForceExpireOutcome::Kind::Failed;
-        o.error.kind = pg::PgError::Kind::Query;
+        o.error.kind = DbError::Kind::Query;
         o.error.message = QStringLiteral("the server sent no result for the update");
         return o;
     }
@@ -533,7 +533,7 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
     if (PQntuples(upd) == 1 && rowsNamed <= 1) {
         // Exactly one row changed: only now is the change committed.
         pg::ResultPtr c;
-        const pg::PgError e = conn.exec(
+        const DbError e = conn.exec(
             {"COMMIT", {}}, c, pg::Clock::now() + std::chrono::milliseconds(req.statementTimeoutMs));
         if (e.isError()) {
             // Sent, but no answer (a lost connection, a synchronous standby that does not confirm):
@@ -547,7 +547,7 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
         }
         if (qstrcmp(PQcmdStatus(c.get()), "COMMIT") != 0) { // e.g. ROLLBACK: the server refused it
             o.kind = ForceExpireOutcome::Kind::Failed;
-            o.error.kind = pg::PgError::Kind::Query;
+            o.error.kind = DbError::Kind::Query;
             o.error.message = QStringLiteral("the transaction did not commit");
             return o;
         }
@@ -621,7 +621,7 @@ std::vector<ForceExpireOutcome> forceExpire(const ForceExpireRequest& req,
     opts.statementTimeoutMs = req.statementTimeoutMs;
     opts.lockTimeoutMs = req.lockTimeoutMs;
     pg::Connection conn;
-    pg::PgError connectError;
+    DbError connectError;
     for (const auto& t : targets) {
         // One attempt per lease; a connection lost on one lease is reopened for the next (that is
         // a different lease, not a retry).
@@ -631,7 +631,7 @@ std::vector<ForceExpireOutcome> forceExpire(const ForceExpireRequest& req,
         if (connectError.isError()) {
             ForceExpireOutcome o;
             o.target = t;
-            o.kind = connectError.kind == pg::PgError::Kind::Timeout ? ForceExpireOutcome::Kind::Timeout
+            o.kind = connectError.kind == DbError::Kind::Timeout ? ForceExpireOutcome::Kind::Timeout
                                                                      : ForceExpireOutcome::Kind::Failed;
             o.error = connectError;
             out.push_back(std::move(o));

@@ -75,7 +75,7 @@ struct ForceExpireOutcome
     bool serverAudited = false;             // a row was written to the server-side audit table
     QString refusal; // for NotAllowed with operator mode on: the library frees its locks its own way
     QString releasedAs; // for Expired by a library's own release: what it did (LeaseTableConfig::release)
-    pg::PgError error;                      // for the failing kinds
+    DbError error;                      // for the failing kinds
 
     bool changed() const { return kind == Kind::Expired; }
     // One sentence for the dialog and the audit log.

@@ -1,4 +1,5 @@
 #include "LeaseModel.h"
+#include "Palette.h"
 
 #include <QBrush>
 #include <QColor>

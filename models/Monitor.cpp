@@ -183,7 +183,7 @@ std::optional<OutageView> Monitor::outage() const
         return std::nullopt;
     // Only a failure that lost the server is an outage: not a reconnect after a reconfigure (nothing
     // failed), not a statement error on a connection that still answers.
-    const pg::PgError& failed = status_.error.isError() ? status_.error : last_.ok ? outageBegan_ : last_.error;
+    const DbError& failed = status_.error.isError() ? status_.error : last_.ok ? outageBegan_ : last_.error;
     if (!failed.isError() || (status_.state == ConnectionStatus::State::Connected && !failed.needsReconnect()))
         return std::nullopt;
     OutageView o;

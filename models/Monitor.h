@@ -103,7 +103,7 @@ private:
     double lastGoodServerNow_ = 0; // server time of the last good refresh
     QDateTime lastGoodWall_;       // … and when it arrived (local wall time)
     std::shared_ptr<const Analysis> lastGoodAnalysis_;
-    pg::PgError outageBegan_;      // the failure that ended the last good stretch
+    DbError outageBegan_;      // the failure that ended the last good stretch
     std::optional<Finding> outageFinding_;
     ConnectionStatus status_;
     QTimer* ticker_ = nullptr;

@@ -268,7 +268,7 @@ Poller::Poller(PollerConfig cfg, quint64 generation, QObject* parent)
 
 Poller::~Poller() = default;
 
-void Poller::setStatus(ConnectionStatus::State st, const pg::PgError& err, int retryInMs)
+void Poller::setStatus(ConnectionStatus::State st, const DbError& err, int retryInMs)
 {
     const bool changed = st != status_.state || err.message != status_.error.message;
     if (changed)
@@ -293,7 +293,7 @@ int Poller::nextBackoffMs()
     return int(base / 2 + r * base / 2);
 }
 
-bool Poller::ensureConnected(pg::PgError& err)
+bool Poller::ensureConnected(DbError& err)
 {
     if (conn_.isOpen())
         return true;
@@ -475,7 +475,7 @@ Snapshot Poller::refreshOnce()
     Snapshot s;
     s.generation = generation_;
     s.seq = ++seq_;
-    pg::PgError err;
+    DbError err;
     if (!ensureConnected(err)) {
         s.error = err;
         s.receivedWall = QDateTime::currentDateTime();
@@ -501,11 +501,11 @@ Snapshot Poller::refreshOnce()
         if (!known.isEmpty())
             stmts.push_back(hashStatement(known));
         std::vector<pg::StatementResult> res;
-        const pg::PgError e = conn_.runPipeline(stmts, res, deadline);
+        const DbError e = conn_.runPipeline(stmts, res, deadline);
         if (e.needsReconnect() || res.size() != stmts.size()) {
             s.error = e;
             if (!s.error.isError()) {
-                s.error.kind = pg::PgError::Kind::Query;
+                s.error.kind = DbError::Kind::Query;
                 s.error.message = QStringLiteral("the lease-table check returned no result");
             }
             s.receivedWall = QDateTime::currentDateTime();
@@ -612,7 +612,7 @@ Snapshot Poller::refreshOnce()
 
     std::vector<pg::StatementResult> res;
     const auto t0 = pg::Clock::now();
-    const pg::PgError e = conn_.runPipeline(stmts, res, deadline);
+    const DbError e = conn_.runPipeline(stmts, res, deadline);
     const auto t1 = pg::Clock::now();
     s.receivedMonotonicMs = monotonicMs();
     // UTC: the local time's conversion costs more than the rest of a small refresh's decoding.
@@ -642,7 +642,7 @@ Snapshot Poller::refreshOnce()
 
     const PGresult* meta = res[0].result.get();
     if (!meta || PQntuples(meta) != 1) {
-        s.error.kind = pg::PgError::Kind::Query;
+        s.error.kind = DbError::Kind::Query;
         s.error.message = QStringLiteral("unexpected answer to the clock query");
         return s;
     }

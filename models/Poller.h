@@ -7,6 +7,7 @@
 #include "domain/LeaseTable.h"
 #include "domain/LibraryKeys.h"
 #include "domain/Snapshot.h"
+#include "pg/LeaseQueries.h"
 #include "pg/PgConnection.h"
 
 #include <QDateTime>
@@ -77,7 +78,7 @@ struct ConnectionStatus
 {
     enum class State { Connecting, Connected, Disconnected };
     State state = State::Connecting;
-    pg::PgError error; // why we are disconnected
+    DbError error; // why we are disconnected
     QDateTime since;   // when this state began (local wall time, display only)
     int retryInMs = 0; // next attempt (Disconnected), from `since`
     // When the current outage began: kept across the Connecting/Disconnected rounds of reconnecting
@@ -115,8 +116,8 @@ Q_SIGNALS:
 
 private:
     void loop();
-    bool ensureConnected(pg::PgError& err);
-    void setStatus(ConnectionStatus::State st, const pg::PgError& err = {}, int retryInMs = 0);
+    bool ensureConnected(DbError& err);
+    void setStatus(ConnectionStatus::State st, const DbError& err = {}, int retryInMs = 0);
     int nextBackoffMs();
     static pg::Statement hashStatement(const QStringList& names);
     void addHashes(const PGresult* r, const QStringList& names); // the hashes of `names`, in order
@@ -130,7 +131,7 @@ private:
     quint64 seq_ = 0;
     pg::Connection conn_;
     ConnectionStatus status_;
-    std::optional<pg::PgError> leaseTableError_; // from the check at connect
+    std::optional<DbError> leaseTableError_; // from the check at connect
     // The lease tables read (the configured one, or every one detected), as in Snapshot::leaseTables.
     std::shared_ptr<const std::vector<LeaseTableConfig>> tables_;
     QString leasesAbsent_;    // none configured, none found

@@ -19,7 +19,7 @@ QJsonValue isoOrNull(const std::optional<double>& epoch)
     return QDateTime::fromMSecsSinceEpoch(qint64(*epoch * 1000.0), Qt::UTC).toString(Qt::ISODateWithMs);
 }
 
-QJsonObject errorJson(const pg::PgError& e)
+QJsonObject errorJson(const DbError& e)
 {
     QJsonObject o;
     o[QStringLiteral("message")] = e.message;

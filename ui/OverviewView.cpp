@@ -221,7 +221,7 @@ void OverviewView::refresh()
     if (const std::optional<OutageView> o = monitor_->outage()) {
         // What happened, since when, what the console does; the cards below are as of the last answer.
         const bool lost = st.state == ConnectionStatus::State::Disconnected &&
-                          st.error.kind != pg::PgError::Kind::Timeout;
+                          st.error.kind != DbError::Kind::Timeout;
         text = tr("<span style='font-size:15pt; color:#c62828'><b>%1</b></span> — %2 %3")
                    .arg(lost ? tr("Disconnected") : tr("Not answering"), outageLine(*o).toHtmlEscaped(),
                         f->rowCount() ? tr("The findings below are as of %1, the last answer.")

@@ -1,4 +1,5 @@
 #include "StateStyle.h"
+#include "Palette.h"
 
 #include "LeaseModel.h"
 

@@ -3,7 +3,6 @@
 // operator sees. Pure values and functions: the model holds one LeaseTrack per row.
 #include "Snapshot.h"
 
-#include <QColor>
 #include <QString>
 
 #include <limits>
@@ -26,7 +25,6 @@ constexpr int kLeaseStateCount = 8;
 QString leaseStateText(LeaseState s); // "renewal overdue"
 QString leaseStateKey(LeaseState s);  // "renewal_overdue" (JSON)
 int leaseStateSeverity(LeaseState s); // sort order, worst first = highest
-QColor leaseStateColor(LeaseState s); // one palette for the window and the model
 
 struct HolderParts
 {

@@ -1,7 +1,8 @@
 #pragma once
-// Where the application's leases live and how to read them. Every identifier is quoted with libpq's
-// quoting when the SQL is built; every clock comparison is against the server's now().
-#include "pg/PgConnection.h"
+// Where the application's leases live and how their library writes and releases them: values.
+// The statements that read them are built in pg/LeaseQueries.h (every identifier quoted with
+// libpq's quoting; every clock comparison against the server's now()).
+#include "DbError.h"
 
 #include <QString>
 #include <QStringList>
@@ -131,33 +132,7 @@ struct LeaseTableConfig
 // each entry citing the library source its table and statements were read from).
 const std::vector<LeaseTableConfig>& leaseSchemes();
 
-// Without configuration: the catalogue's tables, looked for in every schema in one catalogue query
-// at connect, recognised by table name and by their columns' names and types. Every one found is
-// read (an application may use ShedLock and Liquibase side by side).
-pg::Statement leaseTableDetection();
-struct DetectedLeaseTables
-{
-    std::vector<LeaseTableConfig> tables; // readable and matching: read each refresh
-    QStringList found;                    // "public.shedlock (ShedLock)", for the Leases page
-    // A table found that cannot be read (no SELECT: with the GRANT), or the mission's leases table
-    // with columns that do not match: a problem to be told, not a table that is not there.
-    std::optional<pg::PgError> problem;
-};
-DetectedLeaseTables detectedLeaseTables(const PGresult* detection);
-
-// Several tables in one statement: each row tagged with its table's index (a fifth column).
-pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables);
 // What an empty detection says on the Leases page: information, not a problem.
 QString noLeaseTableText();
-
-// The SELECT of one table for one refresh (name, holder, taken-at, expires-at; binary results);
-// needs an open connection for identifier quoting.
-pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg);
-
-// The statements that check the table at connect: existence + privileges, then the columns.
-std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg);
-// Interprets the results of leaseTableCheck(); returns a Schema error naming exactly what is wrong.
-std::optional<pg::PgError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
-                                                    const std::vector<pg::StatementResult>& results);
 
 } // namespace lw

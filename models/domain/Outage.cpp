@@ -8,13 +8,13 @@ namespace {
 
 using Cause = OutageCause;
 
-bool has(const pg::PgError& e, const char* text)
+bool has(const DbError& e, const char* text)
 {
     return e.message.contains(QLatin1String(text), Qt::CaseInsensitive) ||
            e.detail.contains(QLatin1String(text), Qt::CaseInsensitive);
 }
 
-Cause causeOfError(const pg::PgError& e)
+Cause causeOfError(const DbError& e)
 {
     if (e.sqlstate == QLatin1String("53300") || has(e, "too many clients") || has(e, "connection slots are reserved"))
         return Cause::TooManyConnections;
@@ -28,9 +28,9 @@ Cause causeOfError(const pg::PgError& e)
         return Cause::Terminated;
     if (has(e, "Connection refused") || has(e, "No such file or directory"))
         return Cause::Refused;
-    if (e.kind == pg::PgError::Kind::Timeout)
+    if (e.kind == DbError::Kind::Timeout)
         return has(e, "refresh deadline") ? Cause::RefreshDeadline : Cause::ConnectTimeout;
-    if (e.kind == pg::PgError::Kind::ConnectionLost)
+    if (e.kind == DbError::Kind::ConnectionLost)
         return Cause::Lost;
     return Cause::Other;
 }
@@ -76,7 +76,7 @@ QString outageLine(const OutageView& o)
 {
     QString s = QStringLiteral("The server has not answered for %1 (since %2).")
                     .arg(formatDuration(o.seconds()), hhmmss(o.since));
-    const pg::PgError& first = o.began.isError() ? o.began : o.error;
+    const DbError& first = o.began.isError() ? o.began : o.error;
     switch (causeOfError(first)) {
     case Cause::RefreshDeadline:
         s += o.refreshDeadlineMs > 0
@@ -107,7 +107,7 @@ QString outageLine(const OutageView& o)
 
 QString outageCause(const OutageView& o)
 {
-    const pg::PgError& e = o.error.isError() ? o.error : o.began;
+    const DbError& e = o.error.isError() ? o.error : o.began;
     QString seen;
     switch (causeOfError(e)) {
     case Cause::TooManyConnections:

@@ -14,8 +14,8 @@ struct OutageView
 {
     QDateTime since;           // the server's last answer (local wall time)
     QDateTime now;             // local wall time
-    pg::PgError began;         // the failure that began it (a refresh's deadline, a lost connection)
-    pg::PgError error;         // the latest failure: a refresh's, or a reconnect attempt's
+    DbError began;         // the failure that began it (a refresh's deadline, a lost connection)
+    DbError error;         // the latest failure: a refresh's, or a reconnect attempt's
     bool reconnectingNow = false; // an attempt is under way
     std::optional<QDateTime> nextAttempt; // when the next attempt starts (backing off)
     int refreshDeadlineMs = 0;

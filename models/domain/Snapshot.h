@@ -1,7 +1,7 @@
 #pragma once
 // Plain values handed from the polling worker to the GUI thread: one Snapshot per refresh.
 #include "domain/LeaseTable.h"
-#include "pg/PgError.h"
+#include "domain/DbError.h"
 
 #include <QDateTime>
 #include <QMetaType>
@@ -164,7 +164,7 @@ struct Snapshot
     quint64 generation = 0; // bumped when the configuration changes: older results are dropped
     quint64 seq = 0;        // refresh counter within a generation
     bool ok = false;
-    pg::PgError error; // why this refresh failed (ok == false)
+    DbError error; // why this refresh failed (ok == false)
 
     double serverNow = 0;           // the server's now() for this refresh, epoch seconds
     qint64 receivedMonotonicMs = 0; // monotonicMs() when the result arrived
@@ -186,10 +186,10 @@ struct Snapshot
     // What the refresh means (resolved locks, pools, blocking forest, findings), computed on the
     // polling thread from this snapshot.
     std::shared_ptr<const Analysis> analysis;
-    std::optional<pg::PgError> leasesError; // table missing / wrong columns / no privilege
+    std::optional<DbError> leasesError; // table missing / wrong columns / no privilege
     // Several tables found and one of them could not be read (no SELECT, other columns): the rows
     // of the others are current, this says what is missing.
-    std::optional<pg::PgError> leasesPartial;
+    std::optional<DbError> leasesPartial;
     // The lease tables this refresh read (configured, or every one detection found), each with its
     // scheme's rules; LeaseRow::source indexes it. Null when none was read. leasesAbsent: nothing
     // configured and none found, in words for the Leases page (information, not a problem);

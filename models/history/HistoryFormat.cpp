@@ -91,15 +91,15 @@ void get(QDataStream& ds, std::optional<double>& v)
     ds >> has >> d;
     v = has ? std::optional<double>(d) : std::nullopt;
 }
-void put(QDataStream& ds, const pg::PgError& e)
+void put(QDataStream& ds, const DbError& e)
 {
     ds << qint32(e.kind) << e.sqlstate << e.message << e.detail << e.hint;
 }
-void get(QDataStream& ds, pg::PgError& e)
+void get(QDataStream& ds, DbError& e)
 {
     qint32 k = 0;
     ds >> k >> e.sqlstate >> e.message >> e.detail >> e.hint;
-    e.kind = pg::PgError::Kind(k);
+    e.kind = DbError::Kind(k);
 }
 
 } // namespace
@@ -268,7 +268,7 @@ bool decodeState(const QByteArray& blob, Snapshot& s)
     bool hasLeasesError = false;
     ds >> hasLeasesError;
     if (hasLeasesError) {
-        pg::PgError e;
+        DbError e;
         get(ds, e);
         s.leasesError = e;
     } else {

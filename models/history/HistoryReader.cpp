@@ -297,7 +297,7 @@ bool HistoryReader::fillSnapshot(const Refresh& r, Snapshot& s, qint64& cachedSt
     s.receivedWall = QDateTime::fromMSecsSinceEpoch(r.wallMs);
     s.ok = r.ok;
     if (!r.ok) {
-        s.error.kind = pg::PgError::Kind::ConnectionLost;
+        s.error.kind = DbError::Kind::ConnectionLost;
         s.error.message = r.error;
         return true;
     }

@@ -189,7 +189,7 @@ private:
         ClusterInfo cluster;
         SessionRows sessions;
         SharedRows<AdvisoryLockRow> locks;
-        std::optional<pg::PgError> leasesError;
+        std::optional<DbError> leasesError;
         bool operator==(const StateParts&) const = default;
     };
     std::optional<StateParts> lastState_;

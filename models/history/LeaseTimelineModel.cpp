@@ -1,4 +1,5 @@
 #include "LeaseTimelineModel.h"
+#include "Palette.h"
 
 #include "domain/Wording.h"
 #include "LeaseModel.h"

@@ -250,14 +250,14 @@ PgError Connection::connectImpl(const ConnectOptions& opts)
 
     conn_.reset(PQconnectStartParams(allKeys.data(), allVals.data(), 1));
     if (!conn_ || PQstatus(conn_.get()) == CONNECTION_BAD) {
-        PgError e = PgError::fromConnection(conn_.get(), PgError::Kind::ConnectFailed);
+        PgError e = errorFromConnection(conn_.get(), PgError::Kind::ConnectFailed);
         conn_.reset();
         return e;
     }
     PostgresPollingStatusType st = PGRES_POLLING_WRITING;
     while (st != PGRES_POLLING_OK) {
         if (st == PGRES_POLLING_FAILED) {
-            PgError e = PgError::fromConnection(conn_.get(), PgError::Kind::ConnectFailed);
+            PgError e = errorFromConnection(conn_.get(), PgError::Kind::ConnectFailed);
             conn_.reset();
             return e;
         }
@@ -351,7 +351,7 @@ PgError Connection::runPipeline(const std::vector<Statement>& stmts, std::vector
     const std::optional<quint64> tcpBefore = tcpBytesReceived(fd);
     lastBytesExact_ = false;
     auto lost = [&]() {
-        PgError e = PgError::fromConnection(c, PgError::Kind::ConnectionLost);
+        PgError e = errorFromConnection(c, PgError::Kind::ConnectionLost);
         if (e.message.isEmpty())
             e.message = QStringLiteral("server closed the connection unexpectedly");
         conn_.reset();
@@ -427,7 +427,7 @@ PgError Connection::runPipeline(const std::vector<Statement>& stmts, std::vector
                 out[idx].error.message =
                     QStringLiteral("not run: an earlier statement in the refresh failed");
             } else {
-                out[idx].error = PgError::fromResult(r.get(), c);
+                out[idx].error = errorFromResult(r.get(), c);
                 if (!first.isError())
                     first = out[idx].error;
                 if (first.kind == PgError::Kind::ConnectionLost) {

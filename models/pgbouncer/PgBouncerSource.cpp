@@ -30,7 +30,7 @@ PgError BouncerConnection::connect(const BouncerConfig& cfg)
         "keepalives_count", "tcp_user_timeout", nullptr};
     const char* vals[] = {dsn.constData(), appName.constData(), "1", "10", "5", "3", "30000", nullptr};
     auto failed = [this, &cfg] {
-        PgError e = PgError::fromConnection(conn_.get(), PgError::Kind::ConnectFailed);
+        PgError e = pg::errorFromConnection(conn_.get(), PgError::Kind::ConnectFailed);
         e.message = scrubDsnSecrets(e.message, cfg.dsn); // libpq's text may quote the DSN
         conn_.reset();
         return e;
@@ -81,7 +81,7 @@ bool BouncerConnection::wait(bool forWrite, Clock::time_point deadline) const
 
 PgError BouncerConnection::lost(const QString& fallback)
 {
-    PgError e = PgError::fromConnection(conn_.get(), PgError::Kind::ConnectionLost);
+    PgError e = pg::errorFromConnection(conn_.get(), PgError::Kind::ConnectionLost);
     if (!fallback.isEmpty() && (e.message.isEmpty() || e.message == QLatin1String("connection failed")))
         e.message = fallback;
     conn_.reset();
@@ -133,7 +133,7 @@ PgError BouncerConnection::query(const QByteArray& sql, pg::ResultPtr& out, Cloc
             if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK)
                 out = std::move(r);
             else if (!err.isError())
-                err = PgError::fromResult(r.get(), c);
+                err = pg::errorFromResult(r.get(), c);
         }
         if (!wait(false, deadline))
             return timedOut();

@@ -57,7 +57,7 @@ struct BouncerSnapshot
     quint64 generation = 0; // of the PgBouncerMonitor configuration that produced it
     quint64 seq = 0;
     bool ok = false;
-    pg::PgError error; // why the refresh failed
+    DbError error; // why the refresh failed
     std::vector<BouncerPool> pools;
     std::vector<BouncerServer> servers;
     QString version;                // "PgBouncer 1.18.0" (SHOW VERSION, read once per connection)
@@ -84,16 +84,16 @@ struct BouncerConfig
 class BouncerConnection
 {
 public:
-    pg::PgError connect(const BouncerConfig& cfg);
+    DbError connect(const BouncerConfig& cfg);
     bool isOpen() const { return conn_ && PQstatus(conn_.get()) == CONNECTION_OK; }
     void close() { conn_.reset(); }
     // One statement (the console accepts no more per query); the connection is dropped on timeout.
-    pg::PgError query(const QByteArray& sql, pg::ResultPtr& out, pg::Clock::time_point deadline);
+    DbError query(const QByteArray& sql, pg::ResultPtr& out, pg::Clock::time_point deadline);
     void setAbortFlag(const std::atomic<bool>* flag) { abort_ = flag; }
 
 private:
     bool wait(bool forWrite, pg::Clock::time_point deadline) const;
-    pg::PgError lost(const QString& fallback);
+    DbError lost(const QString& fallback);
 
     pg::ConnPtr conn_;
     const std::atomic<bool>* abort_ = nullptr;

@@ -297,7 +297,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
     pg::Connection floorConn, rawConn;
     for (auto [conn, role, app] : {std::tuple{&floorConn, kFloorRole, "leasewatch-bench-floor"},
                                    std::tuple{&rawConn, kRawRole, "leasewatch-bench-raw"}})
-        if (const pg::PgError e = conn->connect(helperOptions(w.conninfo(role), app)); e.isError())
+        if (const DbError e = conn->connect(helperOptions(w.conninfo(role), app)); e.isError())
             throw std::runtime_error(
                 ("connect " + QByteArray(role) + ": " + e.message.toUtf8()).toStdString());
     const std::vector<pg::Statement> floorStmts = floorStatements();
@@ -341,7 +341,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
     volatile qint64 sink = 0; // keeps the raw decode loop from being optimized away
     auto runFloor = [&] {
         std::vector<pg::StatementResult> res;
-        if (const pg::PgError e = floorConn.runPipeline(floorStmts, res, Clock::now() + std::chrono::seconds(30));
+        if (const DbError e = floorConn.runPipeline(floorStmts, res, Clock::now() + std::chrono::seconds(30));
             e.isError())
             throw std::runtime_error(("floor: " + e.message.toUtf8()).toStdString());
     };
@@ -378,7 +378,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
         if (s.locksReused)
             ++pr.locksReused;
         pr.locksEveryN = std::max(pr.locksEveryN, s.locksEveryN);
-        if (const pg::PgError e = rawConn.runPipeline(s.locksReused ? rawStmtsNoLocks : rawStmts, res, deadline);
+        if (const DbError e = rawConn.runPipeline(s.locksReused ? rawStmtsNoLocks : rawStmts, res, deadline);
             e.isError())
             throw std::runtime_error(("raw: " + e.message.toUtf8()).toStdString());
         {

@@ -210,7 +210,7 @@ std::optional<QString> query(const QString& dsn, const QString& sql, QString* er
     o.readOnly = false;
     o.applicationName = QStringLiteral("leasewatch-test");
     o.connectTimeoutS = 5;
-    if (const pg::PgError e = c.connect(o); e.isError()) {
+    if (const DbError e = c.connect(o); e.isError()) {
         if (error)
             *error = e.toDisplayString();
         return std::nullopt;
@@ -220,7 +220,7 @@ std::optional<QString> query(const QString& dsn, const QString& sql, QString* er
     const auto st = PQresultStatus(r.get());
     if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
         if (error)
-            *error = pg::PgError::fromResult(r.get(), c.raw()).toDisplayString();
+            *error = pg::errorFromResult(r.get(), c.raw()).toDisplayString();
         return std::nullopt;
     }
     if (st != PGRES_TUPLES_OK || PQntuples(r.get()) == 0 || PQgetisnull(r.get(), 0, 0))

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 using namespace lw;
-using Kind = pg::PgError::Kind;
+using Kind = DbError::Kind;
 
 namespace {
 // A TCP port that accepts connections (the kernel completes the handshake) but never answers:
@@ -373,7 +373,7 @@ private Q_SLOTS:
         pg::Connection c;
         pg::ConnectOptions o = PollerConfig{}.connect;
         o.dsn = expand("host=127.0.0.1 port=%PORT% dbname=postgres user=%SU%");
-        const pg::PgError e = c.connect(o);
+        const DbError e = c.connect(o);
         QVERIFY2(!e.isError(), qPrintable(e.toDisplayString()));
         QHash<QString, QString> in;
         pg::ConninfoPtr info(PQconninfo(c.raw()));

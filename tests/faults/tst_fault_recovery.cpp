@@ -27,7 +27,7 @@ constexpr qint64 kFrameBudgetMs = 250;
 struct StatusEvent
 {
     State state;
-    pg::PgError error;
+    DbError error;
     int retryInMs;
     QDateTime outageSince;
     qint64 t;
@@ -37,7 +37,7 @@ struct ShotEvent
     bool ok;
     double serverNow;
     int backendPid;
-    pg::PgError error;
+    DbError error;
     qint64 t;
     int effectiveIntervalMs; // the footprint budget may stretch the interval (Snapshot::effectiveIntervalMs)
 };
@@ -261,9 +261,9 @@ private Q_SLOTS:
         QVERIFY(fault::waitFor([&] { return !fault::processExists(pid); }, 5000));
         QVERIFY(c.isOpen()); // libpq has not noticed: nothing was read since
         std::vector<pg::StatementResult> out;
-        const pg::PgError e =
+        const DbError e =
             c.runPipeline({{"SELECT 1", {}}}, out, pg::Clock::now() + std::chrono::milliseconds(kDeadlineMs));
-        QCOMPARE(e.kind, pg::PgError::Kind::ConnectionLost);
+        QCOMPARE(e.kind, DbError::Kind::ConnectionLost);
         QVERIFY(e.needsReconnect());
         QVERIFY2(e.sqlstate == QLatin1String("57P01") ||
                      e.message.contains(QLatin1String("closed the connection")),
@@ -287,7 +287,7 @@ private Q_SLOTS:
                      qPrintable(describe(rec)));
             const ShotEvent* failed = rec.failedAfter(t0);
             QVERIFY(failed);
-            QCOMPARE(failed->error.kind, pg::PgError::Kind::ConnectionLost);
+            QCOMPARE(failed->error.kind, DbError::Kind::ConnectionLost);
             QVERIFY(fault::waitFor(
                 [&] { return rec.freshAfter(t0, first.serverNow, first.backendPid) != nullptr; }, 5000));
             QVERIFY(fault::waitFor([&] { return m.status().state == State::Connected; }, 2000));
@@ -354,7 +354,7 @@ private Q_SLOTS:
             QVERIFY2(fault::waitFor([&] { return rec.failedAfter(t0) != nullptr; }, interval + kDeadlineMs + 5000),
                      qPrintable(describe(rec)));
             const ShotEvent timedOut = *rec.failedAfter(t0);
-            QCOMPARE(timedOut.error.kind, pg::PgError::Kind::Timeout);
+            QCOMPARE(timedOut.error.kind, DbError::Kind::Timeout);
             QVERIFY2(timedOut.t - t0 <= interval + kDeadlineMs + 2500, // slack: a loaded host, ASan
                      qPrintable(QStringLiteral("%1 ms (interval %2 ms)").arg(timedOut.t - t0).arg(interval)));
             QVERIFY(fault::waitFor([&] { return m.status().state != State::Connected; }, 2000));
@@ -398,7 +398,7 @@ private Q_SLOTS:
             srv_->freeze({pid_t(first.backendPid)});
             QVERIFY2(fault::waitFor([&] { return rec.failedAfter(t0) != nullptr; }, kDeadlineMs + 5000),
                      qPrintable(describe(rec)));
-            QCOMPARE(rec.failedAfter(t0)->error.kind, pg::PgError::Kind::Timeout);
+            QCOMPARE(rec.failedAfter(t0)->error.kind, DbError::Kind::Timeout);
             QVERIFY2(
                 fault::waitFor(
                     [&] { return rec.freshAfter(t0, first.serverNow, first.backendPid) != nullptr; }, 10000),

@@ -160,7 +160,7 @@ private Q_SLOTS:
         QVERIFY(!s.ok);
         const QString shown = s.error.toDisplayString();
         qInfo("%s: %s", QTest::currentDataTag(), qPrintable(shown));
-        QCOMPARE(s.error.kind, pg::PgError::Kind::ConnectFailed);
+        QCOMPARE(s.error.kind, DbError::Kind::ConnectFailed);
         QVERIFY2(shown.contains(problem), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral(" — ")) && shown.contains(advice), qPrintable(shown));
         QVERIFY2(!shown.contains(QLatin1Char('\n')), qPrintable(shown));

@@ -31,7 +31,7 @@ public:
         o.dsn = dsn;
         o.readOnly = false;
         o.applicationName = QStringLiteral("fx-writer");
-        const pg::PgError e = conn_.connect(o);
+        const DbError e = conn_.connect(o);
         if (e.isError())
             throw std::runtime_error(e.toDisplayString().toStdString());
     }
@@ -56,7 +56,7 @@ private:
     bool run(const QByteArray& sql, const QString& name, double ttlS)
     {
         pg::ResultPtr r;
-        const pg::PgError e = conn_.exec({sql, {name.toUtf8(), holder_.toUtf8(), QByteArray::number(ttlS)}},
+        const DbError e = conn_.exec({sql, {name.toUtf8(), holder_.toUtf8(), QByteArray::number(ttlS)}},
                                          r, pg::Clock::now() + std::chrono::seconds(10));
         if (e.isError())
             throw std::runtime_error(e.toDisplayString().toStdString());

@@ -209,7 +209,7 @@ private Q_SLOTS:
         o.kind = Kind::NoPrivilege;
         o.dbRole = "monitor";
         o.privilegeNeeded = "UPDATE on public.leases";
-        o.error.kind = pg::PgError::Kind::Query;
+        o.error.kind = DbError::Kind::Query;
         o.error.sqlstate = "42501";
         o.error.message = "permission denied for table leases";
         QVERIFY(

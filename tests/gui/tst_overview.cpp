@@ -63,7 +63,7 @@ private Q_SLOTS:
 
         // The connection lost: the findings are from before, and the title says so.
         Snapshot lost;
-        lost.error.kind = pg::PgError::Kind::ConnectionLost;
+        lost.error.kind = DbError::Kind::ConnectionLost;
         lost.error.message = QStringLiteral("server closed the connection unexpectedly");
         monitor.showRecorded(lost);
         QCOMPARE(view.shortStatus(), QStringLiteral("disconnected"));

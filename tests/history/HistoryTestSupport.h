@@ -73,7 +73,7 @@ inline Snapshot makeSnapshot(const SnapshotSpec& sp, const AnalysisConfig& cfg =
     s.receivedMonotonicMs = qint64(sp.now * 1000);
     s.receivedWall = QDateTime::fromMSecsSinceEpoch(sp.wallMs ? sp.wallMs : qint64(sp.now * 1000), Qt::UTC);
     if (!sp.ok) {
-        s.error.kind = pg::PgError::Kind::ConnectionLost;
+        s.error.kind = DbError::Kind::ConnectionLost;
         s.error.message = QStringLiteral("server closed the connection unexpectedly");
         return s;
     }

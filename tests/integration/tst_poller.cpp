@@ -95,7 +95,7 @@ private Q_SLOTS:
         const auto deadline = pg::Clock::now() + std::chrono::seconds(5);
         QVERIFY(!c.exec({"SHOW statement_timeout", {}}, r, deadline).isError());
         QCOMPARE(QString::fromUtf8(PQgetvalue(r.get(), 0, 0)), QStringLiteral("5s"));
-        const pg::PgError e =
+        const DbError e =
             c.exec({"INSERT INTO leases(name) VALUES ($1)", {QByteArray("x")}}, r, deadline);
         QCOMPARE(e.sqlstate, QStringLiteral("25006")); // read-only transaction
         QVERIFY(c.isOpen());

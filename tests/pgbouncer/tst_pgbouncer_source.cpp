@@ -245,7 +245,7 @@ private Q_SLOTS:
         PgBouncerSource notAdmin(cfg);
         BouncerSnapshot s = notAdmin.refreshOnce();
         QVERIFY(!s.ok);
-        QCOMPARE(s.error.kind, pg::PgError::Kind::Query);
+        QCOMPARE(s.error.kind, DbError::Kind::Query);
         QVERIFY2(s.error.toDisplayString().contains(QLatin1String("dbname=pgbouncer")),
                  qPrintable(s.error.toDisplayString()));
         bouncer.stop();
@@ -253,7 +253,7 @@ private Q_SLOTS:
         PgBouncerSource dead(cfg);
         s = dead.refreshOnce();
         QVERIFY(!s.ok);
-        QCOMPARE(s.error.kind, pg::PgError::Kind::ConnectFailed);
+        QCOMPARE(s.error.kind, DbError::Kind::ConnectFailed);
         QVERIFY(s.error.needsReconnect());
         QVERIFY(bouncer.gone());
     }

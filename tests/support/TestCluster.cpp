@@ -51,7 +51,7 @@ pg::Connection connectBlocking(const QString& dsn)
     o.applicationName = QStringLiteral("leasewatch-test");
     o.statementTimeoutMs = 60000;
     o.lockTimeoutMs = 30000;
-    const pg::PgError e = c.connect(o);
+    const DbError e = c.connect(o);
     if (e.isError())
         throw std::runtime_error(("connect " + dsn + ": " + e.toDisplayString()).toStdString());
     return c;
@@ -67,7 +67,7 @@ void execSql(const QString& dsn, const QString& sql)
     const auto st = PQresultStatus(r.get());
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
         throw std::runtime_error(("SQL failed: " + sql.left(200) + ": " +
-                                  pg::PgError::fromResult(r.get(), c.raw()).toDisplayString())
+                                  pg::errorFromResult(r.get(), c.raw()).toDisplayString())
                                      .toStdString());
 }
 
@@ -78,7 +78,7 @@ QString queryValue(const QString& dsn, const QString& sql)
     pg::ResultPtr r(PQexec(c.raw(), sql.toUtf8().constData()));
     if (PQresultStatus(r.get()) != PGRES_TUPLES_OK)
         throw std::runtime_error(("query failed: " + sql.left(200) + ": " +
-                                  pg::PgError::fromResult(r.get(), c.raw()).toDisplayString())
+                                  pg::errorFromResult(r.get(), c.raw()).toDisplayString())
                                      .toStdString());
     if (PQntuples(r.get()) == 0 || PQgetisnull(r.get(), 0, 0))
         return {};
@@ -136,7 +136,7 @@ pg::Connection openAppSession(const QString& dsn, const QString& appName)
     o.dsn = dsn;
     o.applicationName = appName;
     o.readOnly = false;
-    const pg::PgError e = c.connect(o);
+    const DbError e = c.connect(o);
     if (e.isError())
         throw std::runtime_error(e.toDisplayString().toStdString());
     return c;
@@ -145,7 +145,7 @@ pg::Connection openAppSession(const QString& dsn, const QString& appName)
 void runOn(pg::Connection& c, const QByteArray& sql)
 {
     pg::ResultPtr r;
-    const pg::PgError e = c.exec({sql, {}}, r, pg::Clock::now() + std::chrono::seconds(10));
+    const DbError e = c.exec({sql, {}}, r, pg::Clock::now() + std::chrono::seconds(10));
     if (e.isError())
         throw std::runtime_error(e.toDisplayString().toStdString());
 }

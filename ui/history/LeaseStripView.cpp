@@ -1,4 +1,5 @@
 #include "LeaseStripView.h"
+#include "Palette.h"
 
 #include "domain/LeaseState.h"
 #include "history/LeaseTimelineModel.h"

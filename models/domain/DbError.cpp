@@ -1,0 +1,108 @@
+#include "DbError.h"
+
+namespace lw {
+
+bool isConnectionLossState(const QString& sqlstate, const QString& severity)
+{
+    if (severity == QLatin1String("FATAL") || severity == QLatin1String("PANIC"))
+        return true;
+    if (sqlstate.startsWith(QLatin1String("08")))
+        return true;
+    // 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now, 57P04 database dropped
+    return sqlstate.startsWith(QLatin1String("57P"));
+}
+
+QString adviceFor(const QString& sqlstate, const QString& message)
+{
+    if (sqlstate == QLatin1String("28P01") ||
+        message.contains(QLatin1String("password authentication failed")))
+        return QStringLiteral(
+            "check the user name and the password in ~/.pgpass, PGPASSFILE or the service file");
+    if ((sqlstate.isEmpty() || sqlstate == QLatin1String("28000")) &&
+        message.contains(QLatin1String("role \"")) && message.contains(QLatin1String("does not exist")))
+        return QStringLiteral(
+            "check the user name (user=…) in the connection string: no such role on this server");
+    if (message.contains(QLatin1String("no password supplied")))
+        return QStringLiteral(
+            "the server asks for a password and none was found: add it to ~/.pgpass, PGPASSFILE "
+            "or the service file");
+    if (sqlstate == QLatin1String("28000") || message.contains(QLatin1String("no pg_hba.conf entry")))
+        return QStringLiteral(
+            "the server's pg_hba.conf does not admit this user/host; ask the DBA for an entry");
+    if (sqlstate == QLatin1String("3D000") ||
+        (message.contains(QLatin1String("does not exist")) && message.contains(QLatin1String("database"))))
+        return QStringLiteral("check the database name (dbname=…) in the connection string");
+    if (sqlstate == QLatin1String("42P01"))
+        return QStringLiteral("check the schema and table configured for the leases table in the profile");
+    if (sqlstate == QLatin1String("42703"))
+        return QStringLiteral("check the column names configured for the leases table in the profile");
+    if (sqlstate == QLatin1String("42501"))
+        return QStringLiteral(
+            "grant the monitoring role SELECT on the table (and pg_monitor for other sessions)");
+    if (sqlstate == QLatin1String("53300"))
+        return QStringLiteral("the server has no free connection slot; wait or ask the DBA to free one");
+    // Connection loss: say why if we know, and that nothing needs doing.
+    if (sqlstate == QLatin1String("57P01"))
+        return QStringLiteral(
+            "an administrator or a server shutdown ended the session; the console reconnects "
+            "by itself");
+    if (sqlstate == QLatin1String("57P02"))
+        return QStringLiteral("the server is restarting after a crash; the console reconnects by itself");
+    if (message.contains(QLatin1String("server closed the connection unexpectedly")))
+        return QStringLiteral("the server ended the session (restart, crash or administrator); the console "
+                              "reconnects by itself");
+    if (message.contains(QLatin1String("did not answer within the refresh deadline")))
+        return QStringLiteral("the server or the network hangs; the console reconnects with backoff");
+    if (sqlstate == QLatin1String("57P03"))
+        return QStringLiteral("the server is starting up or recovering; the console retries by itself");
+    if (sqlstate == QLatin1String("55P03"))
+        return QStringLiteral(
+            "another session holds a lock that blocks this statement (ALTER TABLE, VACUUM FULL, "
+            "TRUNCATE, LOCK TABLE: a migration, or a transaction left idle); the console does not "
+            "queue behind it (lock_timeout)");
+    if (sqlstate == QLatin1String("57014"))
+        return QStringLiteral("the statement hit its timeout; the server may be overloaded");
+    if (message.contains(QLatin1String("Connection refused")))
+        return QStringLiteral("is the server running and accepting connections on that host and port?");
+    if (message.contains(QLatin1String("No such file or directory")) &&
+        message.contains(QLatin1String("socket")))
+        return QStringLiteral("no server listens on that Unix socket; check host= and port=");
+    if (message.contains(QLatin1String("could not translate host name")))
+        return QStringLiteral("the host name does not resolve; check host= in the connection string");
+    // TLS with sslmode=verify-ca/verify-full (libpq's own words).
+    if (message.contains(QLatin1String("certificate verify failed")))
+        return QStringLiteral("the server's certificate is not signed by the CA in sslrootcert=…; point "
+                              "sslrootcert at the CA that issued it");
+    if (message.contains(QLatin1String("does not match host name")))
+        return QStringLiteral("the server's certificate does not name this host: connect with a host name it "
+                              "names (host=…) or have the certificate reissued");
+    if (message.contains(QLatin1String("root certificate file")) &&
+        message.contains(QLatin1String("does not exist")))
+        return QStringLiteral("certificate verification needs the issuing CA: set sslrootcert=… to its file "
+                              "(default ~/.postgresql/root.crt)");
+    if (message.contains(QLatin1String("timeout expired")))
+        return QStringLiteral("the server did not answer in time; check the network and the server");
+    return {};
+}
+
+QString DbError::toDisplayString() const
+{
+    if (kind == Kind::None)
+        return {};
+    QString s = headline();
+    if (const QString what = advice(); !what.isEmpty())
+        s += QStringLiteral(" — ") + what;
+    return s;
+}
+
+QString DbError::headline() const
+{
+    return sqlstate.isEmpty() ? message : QStringLiteral("%1 (SQLSTATE %2)").arg(message, sqlstate);
+}
+
+QString DbError::advice() const
+{
+    return hint.isEmpty() ? adviceFor(sqlstate, message) : hint;
+}
+
+} // namespace lw
