@@ -2,6 +2,7 @@
 #include "Alerts.h"
 #include "LocksModels.h"
 
+#include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTest>
 #include <QWidget>
@@ -28,6 +29,7 @@ private Q_SLOTS:
     void oncePerOccurrencePastTheThreshold()
     {
         FindingsModel model;
+        QAbstractItemModelTester modelTester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QWidget window;
         ui::AlertConfig cfg;
         cfg.staleLeaseAfterS = 30;
@@ -77,6 +79,7 @@ private Q_SLOTS:
     void clearsWithTheTextItAlerted()
     {
         FindingsModel model;
+        QAbstractItemModelTester modelTester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         ui::AlertConfig cfg;
         ui::Alerts alerts(&model, nullptr, QStringLiteral("prod"), cfg);
         QSignalSpy cleared(&alerts, &ui::Alerts::cleared);
@@ -106,6 +109,7 @@ private Q_SLOTS:
     void notAnsweringAlertsAndTheTooltipSaysSo()
     {
         FindingsModel model;
+        QAbstractItemModelTester modelTester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         ui::Alerts alerts(&model, nullptr, QStringLiteral("prod"), ui::AlertConfig{});
         QSignalSpy spy(&alerts, &ui::Alerts::alerted);
         alerts.setStatus(QStringLiteral("not answering"));
@@ -118,6 +122,7 @@ private Q_SLOTS:
     void offWhenTheProfileSaysSo()
     {
         FindingsModel model;
+        QAbstractItemModelTester modelTester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         ui::AlertConfig cfg;
         cfg.enabled = false;
         ui::Alerts alerts(&model, nullptr, QStringLiteral("quiet"), cfg);

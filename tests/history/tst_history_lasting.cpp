@@ -10,6 +10,7 @@
 #include "history/HistoryReader.h"
 #include "history/HistoryWriter.h"
 
+#include <QAbstractItemModelTester>
 #include <QSqlError>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -58,6 +59,7 @@ Snapshot refreshAt(double now, const RenewingLease& r)
 struct Judge
 {
     LeaseModel model{nullptr, [] { return qint64(1); }};
+    QAbstractItemModelTester modelTester{&model, QAbstractItemModelTester::FailureReportingMode::QtTest};
     Judge() { model.setPolicy(leasePolicyFor(PollerConfig{})); }
     QMap<QString, LeaseState> apply(Snapshot s)
     {

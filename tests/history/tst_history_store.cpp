@@ -364,6 +364,7 @@ private Q_SLOTS:
         QCOMPARE(got->leaseTables->size(), size_t(2));
         QCOMPARE(got->leaseTables->at(1).scheme, QStringLiteral("shedlock"));
         LeaseModel m;
+        QAbstractItemModelTester mTester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         m.applySnapshot(*got);
         QCOMPARE(m.rowCount(), 2);
         QMap<QString, LeaseState> states;
@@ -573,6 +574,7 @@ private Q_SLOTS:
         HistoryWriter w(options(path));
         PollerConfig cfg;
         LeaseModel reference(nullptr, [] { return qint64(1); });
+        QAbstractItemModelTester referenceTester(&reference, QAbstractItemModelTester::FailureReportingMode::QtTest);
         reference.setPolicy(leasePolicyFor(cfg));
         const QString h1 = QStringLiteral("a:1:x"), h2 = QStringLiteral("b:2:y");
         for (int i = 0; i < 30; ++i) {

@@ -112,6 +112,7 @@ private Q_SLOTS:
 
         // Sorted by the proxy on the typed keys: the same order as the texts.
         LeaseSortFilterProxy proxy(m);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.sort(LeaseModel::HeldFor, Qt::AscendingOrder);
         QCOMPARE(proxy.mapToSource(proxy.index(0, 0)).row(), c);
         proxy.sort(LeaseModel::ExpiresIn, Qt::AscendingOrder);
@@ -483,6 +484,7 @@ private Q_SLOTS:
         view.sort(LeaseModel::Name, Qt::DescendingOrder);
         LeaseModel* atOnce = makeModel(&owner);
         LeaseSortFilterProxy reference(atOnce);
+        QAbstractItemModelTester referenceTester(&reference, QAbstractItemModelTester::FailureReportingMode::QtTest);
         reference.sort(LeaseModel::Name, Qt::DescendingOrder);
 
         QSignalSpy inserted(background, &QAbstractItemModel::rowsInserted);

@@ -138,6 +138,7 @@ private Q_SLOTS:
     void headersNameTheirColumns()
     {
         AdvisoryLockModel m;
+        QAbstractItemModelTester mTester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         m.applySnapshot(refresh(kNow, {session(101, "idle")}, {lock(101, 1)}));
         auto header = [&](int c) { return m.headerData(c, Qt::Horizontal).toString(); };
         auto cell = [&](int c) { return m.index(0, c).data().toString(); };
