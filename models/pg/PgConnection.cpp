@@ -1,6 +1,7 @@
 #include "PgConnection.h"
 
-#include "Logging.h"
+#include <QLoggingCategory>
+
 
 #include "domain/Secrets.h"
 
@@ -19,6 +20,10 @@
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+
+// leasewatch.connection: connects, failures, cancels (never the DSN: host, port and database
+// only). Off by default, as models/Logging.h's categories are.
+Q_LOGGING_CATEGORY(lcConnection, "leasewatch.connection", QtInfoMsg)
 
 namespace lw::pg {
 
