@@ -307,8 +307,8 @@ bool Poller::ensureConnected(DbError& err)
     goodJobNames_.clear();
     goodJobMissed_.clear();
     goodJobLookup_ = true;
-    keyNames_.reset();
-    keyCollisions_.reset();
+    keyNames_ = std::make_shared<const KeyNames>();
+    keyCollisions_ = std::make_shared<const KeyNames>();
     leaseCache_.reset(); // another server, maybe: every lease is read afresh (and hashed)
     lastAnalysis_.reset();
     haveLocks_ = false;
@@ -345,10 +345,6 @@ void Poller::updateKeyNames(const std::vector<std::pair<QString, qint64>>& added
 {
     // The published maps are shared with snapshots on other threads: changed as copies (Qt's
     // implicit sharing), only at the keys these names hash to.
-    if (!keyNames_ || !keyCollisions_) {
-        keyNames_ = std::make_shared<const KeyNames>();
-        keyCollisions_ = std::make_shared<const KeyNames>();
-    }
     if (added.empty() && dropped.empty())
         return;
     KeyNames names = *keyNames_, collisions = *keyCollisions_;
@@ -447,7 +443,7 @@ void Poller::updateGoodJobNames(const PGresult* r, const Snapshot& s)
         if (!l.inMonitoredDb || l.twoKeys)
             continue;
         held.insert(l.key);
-        if (!goodJobNames_.contains(l.key) && !(keyNames_ && keyNames_->contains(l.key)) &&
+        if (!goodJobNames_.contains(l.key) && !keyNames_->contains(l.key) &&
             !libraryKeysFound_.contains(l.key) && libraryLockName(l, {}).isEmpty())
             nameless.insert(l.key);
     }
@@ -692,7 +688,6 @@ Snapshot Poller::refreshOnce()
         goodJobSchemas_.clear(); // gone or not readable: found again, or not, at the next check
     else if (locks)
         updateGoodJobNames(goodJobIdx >= 0 ? res[size_t(goodJobIdx)].result.get() : nullptr, s);
-    updateKeyNames({}, {}); // never null
     s.keyNames = keyNames_;
     s.keyCollisions = keyCollisions_;
     s.libraryKeys = libraryKeys_;

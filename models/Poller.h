@@ -154,8 +154,9 @@ private:
     int refreshesSinceTrim_ = 0;
     void updateGoodJobNames(const PGresult* r, const Snapshot& s);
     QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server
-    std::shared_ptr<const KeyNames> keyNames_;   // key -> names (sorted), as the cache changes
-    std::shared_ptr<const KeyNames> keyCollisions_; // the keys of keyNames_ with several names
+    // key -> names (sorted), as the cache changes; and its keys with several names. Never null.
+    std::shared_ptr<const KeyNames> keyNames_ = std::make_shared<const KeyNames>();
+    std::shared_ptr<const KeyNames> keyCollisions_ = std::make_shared<const KeyNames>();
     QStringList namesToHash_; // lease names not yet considered for hashing (new since the last read)
     struct LeaseCache;
     std::unique_ptr<LeaseCache> leaseCache_;

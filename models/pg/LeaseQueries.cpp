@@ -84,7 +84,7 @@ DetectedLeaseTables detectedLeaseTables(const PGresult* r)
     for (int i = 0; r && i < PQntuples(r); ++i) {
         const QString schema = QString::fromUtf8(PQgetvalue(r, i, 0));
         const QString table = QString::fromUtf8(PQgetvalue(r, i, 1));
-        const bool rowVersions = PQgetvalue(r, i, 2)[0] == 't';
+        const bool isTable = PQgetvalue(r, i, 2)[0] == 't'; // not a view: has row versions
         const bool readable = PQgetvalue(r, i, 3)[0] == 't';
         const QString role = QString::fromUtf8(PQgetvalue(r, i, 4));
         QHash<QString, QString> types;
@@ -97,7 +97,7 @@ DetectedLeaseTables detectedLeaseTables(const PGresult* r)
         // first one's whose columns it has; it differs only when it is none's.
         std::vector<size_t> named;
         for (size_t k = 0; k < schemes.size(); ++k)
-            if (schemes[k].table == table && (rowVersions || !schemes[k].tableOnly))
+            if (schemes[k].table == table && (isTable || !schemes[k].tableOnly))
                 named.push_back(k);
         for (size_t k : named)
             if (signatureProblems(schemes[k], types).isEmpty()) {

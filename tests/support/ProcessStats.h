@@ -8,17 +8,6 @@
 
 namespace lw::test {
 
-inline double residentMiB()
-{
-    long pages = 0, resident = 0;
-    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        std::fclose(f);
-    }
-    return double(resident) * double(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
-
 // utime + stime of a process, in seconds (-1 if it cannot be read).
 inline double cpuSecondsOf(long long pid)
 {
@@ -46,6 +35,11 @@ inline double residentMiBOf(long long pid)
     long long size = 0, resident = 0;
     f >> size >> resident;
     return double(resident) * double(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+inline double residentMiB()
+{
+    return residentMiBOf(::getpid());
 }
 
 } // namespace lw::test
