@@ -1,9 +1,9 @@
 #include "Cli.h"
 #include "MetricsServer.h"
 
-#include "Findings.h"
-#include "LeaseModel.h"
-#include "SnapshotFormat.h"
+#include "domain/Findings.h"
+#include "itemmodels/LeaseModel.h"
+#include "domain/SnapshotFormat.h"
 #include "domain/Secrets.h"
 
 #include <QCommandLineParser>

@@ -1,15 +1,15 @@
 #include "Headless.h"
 
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "ForceExpire.h"
-#include "Findings.h"
+#include "domain/Findings.h"
 #include "domain/LeaseTracker.h"
-#include "SnapshotFormat.h"
+#include "domain/SnapshotFormat.h"
 #include "domain/Outage.h"
 #include "domain/Secrets.h"
 #include "domain/Wording.h"
-#include "history/HistoryReader.h"
-#include "history/HistoryWriter.h"
+#include "store/HistoryReader.h"
+#include "store/HistoryWriter.h"
 #include "pgbouncer/PgBouncerSource.h"
 
 #include <QDateTime>

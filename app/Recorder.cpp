@@ -1,12 +1,12 @@
 #include "Recorder.h"
 
-#include "Findings.h"
+#include "domain/Findings.h"
 #include "MetricsServer.h"
 #include "Monitor.h"
 #include "QuitOnSignals.h"
 #include "domain/Metrics.h"
 #include "domain/Wording.h"
-#include "history/HistoryWriter.h"
+#include "store/HistoryWriter.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

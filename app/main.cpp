@@ -1,6 +1,6 @@
 // Leasewatch entry point: parses the command line before creating any QApplication, so that the
 // headless commands (snapshot, --help, --version) never need a display.
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "Cli.h"
 #include "Consoles.h"
 #include "Demo.h"

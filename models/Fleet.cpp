@@ -1,10 +1,10 @@
 #include "Fleet.h"
-#include "Palette.h"
+#include "itemmodels/Palette.h"
 
 #include "Monitor.h"
 #include "domain/LeaseState.h"
 #include "domain/Wording.h"
-#include "history/HistoryReader.h"
+#include "store/HistoryReader.h"
 
 #include <QBrush>
 #include <QDateTime>

@@ -3,7 +3,7 @@
 // window, recorded by `leasewatch record`, or only configured — with its reachability, finding
 // counts and worst finding, worst first. The rows are plain values built from a live Monitor or
 // from a recorder's history store; FleetModel shows them (keyed by profile, updated in place).
-#include "KeyedTableModel.h"
+#include "itemmodels/KeyedTableModel.h"
 #include "domain/Analysis.h"
 
 #include <QString>

@@ -15,7 +15,7 @@
 //   catalogue table is freed with its library's own release statement (Liquibase's unlock,
 //   graphile-worker's reset, db-scheduler's revive), compared on the row as shown all the same.
 // - Nothing is retried silently: each lease gets exactly one attempt and one outcome in words.
-#include "Findings.h"
+#include "domain/Findings.h"
 #include "domain/LeaseTable.h"
 #include "domain/Snapshot.h"
 #include "pg/PgConnection.h"
@@ -126,41 +126,6 @@ std::vector<ForceExpireOutcome> forceExpire(const ForceExpireRequest& req,
 // tests and review. `conn` must be open (identifier quoting is libpq's).
 pg::Statement forceExpireStatement(const pg::Connection& conn, const ForceExpireRequest& req,
                                    const ForceExpireTarget& t);
-
-// ---- Evidence: does the holder look dead or alive? ------------------------------------------------
-
-struct HolderEvidence
-{
-    LeaseState state = LeaseState::Unknown;
-    QString holderHost;                   // host part of the holder ("" when not parseable)
-    std::optional<double> sinceRenewal;   // seconds since the last renewal the console saw
-    std::optional<double> renewalWindow;  // overdue after this many seconds (nullopt: TTL unknown)
-    bool renewedInWindow = false;         // renewal seen within the window
-    bool sessionsKnown = false;           // the session list was available
-    std::vector<SessionRow> hostSessions; // sessions from the holder's host
-    bool looksAlive = true;               // needs the second confirmation
-    double writerBehindS = 0; // the writer's clock is known to run this far behind: its own confirmation
-    QStringList forAlive;                 // what speaks for the holder being alive
-    QStringList forDead;                  // … and for it being dead
-    QStringList unknowns;                 // what the console cannot tell
-    QString summary() const;              // "looks dead: …" / "looks alive: …"
-};
-
-// Pure function over what the console knows: the lease's track (LeaseModel entry) and the
-// sessions of the last refresh. `sessionsKnown` false means the list was not read (an empty list
-// then says nothing). A holder looks dead only if its lease is stale or its renewal overdue AND no
-// session from its host is connected; everything else (including "cannot tell") counts as alive.
-// `table`, when known, brings its library's limits: ShedLock keeps no session open while it holds a
-// lock and names its holder by host name only, so a missing session there says nothing.
-// `seen`, for such a library, is what the console saw of the holder's host while it held the lock
-// (HolderPresence): its sessions seen, then gone, speak for a crashed holder.
-HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& sessions,
-                            bool sessionsKnown, double serverNow, const LeasePolicy& policy,
-                            const LeaseTableConfig* table = nullptr, const HolderPresence::Seen* seen = nullptr);
-
-// Whether a session comes from `host`: client_addr equal to it (prefix length ignored), or the
-// application name containing it as a whole word (case-insensitive).
-bool sessionFromHost(const SessionRow& s, const QString& host);
 
 // The target as the dialog shows it (acknowledgedAlive for a holder that looks alive).
 ForceExpireTarget targetFor(const LeaseTracker::Entry& e, const HolderEvidence& ev);

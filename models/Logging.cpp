@@ -1,5 +1,4 @@
 #include "Logging.h"
 
 Q_LOGGING_CATEGORY(lcPoller, "leasewatch.poller", QtInfoMsg)
-Q_LOGGING_CATEGORY(lcHistory, "leasewatch.history", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcForceExpire, "leasewatch.forceexpire", QtInfoMsg)

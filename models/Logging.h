@@ -2,11 +2,10 @@
 // Diagnostic categories, off by default (debug messages are not shown unless enabled):
 //   QT_LOGGING_RULES="leasewatch.*.debug=true" leasewatch …
 // leasewatch.connection (in pg/PgConnection.cpp): connects, failures, cancels (never the DSN: host,
-// port and database only); leasewatch.poller: each refresh's timings and sizes; leasewatch.history:
-// what each refresh wrote;
+// port and database only); leasewatch.poller: each refresh's timings and sizes; leasewatch.history (in
+// store/HistoryWriter.cpp): what each refresh wrote;
 // leasewatch.forceexpire: each attempt and its outcome. Warnings (a failed write) are always shown.
 #include <QLoggingCategory>
 
 Q_DECLARE_LOGGING_CATEGORY(lcPoller)
-Q_DECLARE_LOGGING_CATEGORY(lcHistory)
 Q_DECLARE_LOGGING_CATEGORY(lcForceExpire)

@@ -1,9 +1,9 @@
 #pragma once
 // One monitored database, seen from the GUI thread: owns the polling worker thread and the models,
 // hands each refresh's snapshot to the models, and drops results of an older configuration.
-#include "Findings.h"
-#include "LeaseModel.h"
-#include "LocksModels.h"
+#include "domain/Findings.h"
+#include "itemmodels/LeaseModel.h"
+#include "itemmodels/LocksModels.h"
 #include "Poller.h"
 #include "domain/Outage.h"
 

@@ -197,13 +197,6 @@ QByteArray locks(int serverVersion)
 }
 } // namespace sql
 
-LeasePolicy leasePolicyFor(const PollerConfig& cfg)
-{
-    LeasePolicy p;
-    p.refreshIntervalS = cfg.intervalMs / 1000.0;
-    return policyForTable(p, cfg.leases);
-}
-
 // The previous read of the leases, for the next one's diff by key: the rows as the last snapshot
 // handed them out (its order: a row keeps its place while it is read) and where each key is.
 // The models then touch only what changed (a LeaseDelta), never all 100 000 rows.

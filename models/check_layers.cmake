@@ -1,8 +1,8 @@
 # cmake -DDIR=<models/domain> -DALLOW=<domain[,pg…]> -P check_layers.cmake
 # Fails when a file of DIR includes a project header ("…") from outside the folders in ALLOW (the
-# first one is DIR's own): the domain stays plain values and rules every layer may use, the libpq
-# layer sees only itself and the domain. Qt, libpq and standard headers (<…>) are left to each
-# library's link line (the domain's has QtCore only).
+# first one is DIR's own): the domain stays plain values and rules every layer may use, and each
+# layer above it (pg, store, itemmodels) sees only itself and the layers below it. Qt, libpq and
+# standard headers (<…>) are left to each library's link line (the domain's has QtCore only).
 string(REPLACE "," ";" ALLOW "${ALLOW}")
 file(GLOB _files "${DIR}/*.h" "${DIR}/*.cpp")
 get_filename_component(_root "${DIR}" DIRECTORY)

@@ -1,6 +1,6 @@
 #include "Alerts.h"
 
-#include "LocksModels.h"
+#include "itemmodels/LocksModels.h"
 
 #include <QApplication>
 #include <QSystemTrayIcon>

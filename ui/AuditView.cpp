@@ -1,6 +1,6 @@
 #include "AuditView.h"
 
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>

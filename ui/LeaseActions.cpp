@@ -1,6 +1,6 @@
 #include "LeaseActions.h"
 
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "AuditView.h"
 #include "BackgroundWork.h"
 #include "ForceExpireDialog.h"

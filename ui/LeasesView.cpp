@@ -1,9 +1,9 @@
 #include "LeasesView.h"
-#include "Palette.h"
+#include "itemmodels/Palette.h"
 
 #include "domain/Wording.h"
-#include "LeaseModel.h"
-#include "LeaseSortFilterProxy.h"
+#include "itemmodels/LeaseModel.h"
+#include "itemmodels/LeaseSortFilterProxy.h"
 #include "StateStyle.h"
 
 #include <QHBoxLayout>

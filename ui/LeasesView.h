@@ -1,6 +1,6 @@
 #pragma once
 // The leases page: summary line, text filter, sortable table over LeaseModel.
-#include "LeaseSortFilterProxy.h"
+#include "itemmodels/LeaseSortFilterProxy.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #include "LocksView.h"
 
 #include "BackgroundWork.h"
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "BackendSignal.h"
 #include "Monitor.h"
 

@@ -1,9 +1,9 @@
 #include "MainWindow.h"
 
 #include "LeaseActions.h"
-#include "LeaseModel.h"
+#include "itemmodels/LeaseModel.h"
 #include "LeasesView.h"
-#include "LocksModels.h"
+#include "itemmodels/LocksModels.h"
 #include "LocksView.h"
 #include "Monitor.h"
 #include "OverviewView.h"

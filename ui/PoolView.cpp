@@ -1,8 +1,8 @@
 #include "PoolView.h"
 
 #include "Monitor.h"
-#include "PoolHistory.h"
-#include "PoolModel.h"
+#include "domain/PoolHistory.h"
+#include "itemmodels/PoolModel.h"
 #include "charts/ChartPanel.h"
 
 #include <QButtonGroup>

@@ -1,7 +1,7 @@
 #include "StateStyle.h"
-#include "Palette.h"
+#include "itemmodels/Palette.h"
 
-#include "LeaseModel.h"
+#include "itemmodels/LeaseModel.h"
 
 #include <QHash>
 #include <QPainter>

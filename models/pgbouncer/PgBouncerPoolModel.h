@@ -1,8 +1,8 @@
 #pragma once
 // PgBouncer's pools for the GUI: a keyed table model (database/user; rows updated in place, never
 // reset) and a ring-buffered history of client and server occupancy per pool for the charts.
-#include "KeyedTableModel.h"
-#include "PoolHistory.h" // TieredSeries
+#include "itemmodels/KeyedTableModel.h"
+#include "domain/PoolHistory.h" // TieredSeries
 #include "pgbouncer/PgBouncerSource.h"
 
 #include <QHash>

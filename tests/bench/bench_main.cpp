@@ -12,12 +12,12 @@
 #include "BenchWorkload.h"
 #include "ProcessBudget.h"
 
-#include "Findings.h"
-#include "LeaseModel.h"
+#include "domain/Findings.h"
+#include "itemmodels/LeaseModel.h"
 #include "LeasesView.h"
-#include "LocksModels.h"
+#include "itemmodels/LocksModels.h"
 #include "Poller.h"
-#include "PoolHistory.h"
+#include "domain/PoolHistory.h"
 
 #include <QApplication>
 #include <QHeaderView>

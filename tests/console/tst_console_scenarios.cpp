@@ -3,8 +3,8 @@
 // them and a hashtext() collision among known lock names.
 #include "BackendSignal.h"
 #include "ConsoleSupport.h"
-#include "LeaseModel.h"
-#include "LocksModels.h"
+#include "itemmodels/LeaseModel.h"
+#include "itemmodels/LocksModels.h"
 #include "Monitor.h"
 #include "Poller.h"
 #include "TestCluster.h"

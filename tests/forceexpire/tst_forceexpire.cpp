@@ -2,7 +2,7 @@
 // that changed hands or was renewed since it was shown, cannot hang behind a renewer's row lock,
 // reports missing privileges, keeps the row (naive-UTC presets get UTC in their own type), writes
 // the server-side audit row in the same transaction, and sends nothing without operator mode.
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "FxSupport.h"
 
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 // The local audit log: an SQLite file in WAL mode, a record for every outcome (written before the
 // answer, completed after), read back newest first; one QSqlDatabase connection per instance,
 // removed with it.
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "ForceExpire.h"
 
 #include <QSignalSpy>

@@ -1,7 +1,7 @@
 // The force-expire action with real widgets (offscreen) on the real test cluster: a real Monitor
 // feeds a real LeasesView; the operator selects a stale lease, presses Ctrl+E, reads the dialog,
 // confirms, and reads the outcome; the row in the database and the audit log say the same.
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "AuditView.h"
 #include "BackgroundWork.h"
 #include "ForceExpireDialog.h"

@@ -1,6 +1,6 @@
 // Desktop alerts: once per occurrence, past the alert threshold, only for the kinds configured.
 #include "Alerts.h"
-#include "LocksModels.h"
+#include "itemmodels/LocksModels.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

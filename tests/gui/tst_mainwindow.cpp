@@ -1,7 +1,7 @@
 // The real window, offscreen, on the real test cluster: rows appear, and selection, sort order and
 // filter survive live refreshes.
-#include "Findings.h"
-#include "LeaseModel.h"
+#include "domain/Findings.h"
+#include "itemmodels/LeaseModel.h"
 #include "LeasesView.h"
 #include "MainWindow.h"
 #include "Monitor.h"

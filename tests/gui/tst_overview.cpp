@@ -1,7 +1,7 @@
 // The overview on the real test cluster while the simulator runs a pinned pool and a crashed lease
 // holder: without any click it names both incidents in words; the keyboard reaches the detail; the
 // headless snapshot carries the same words.
-#include "LeaseModel.h"
+#include "itemmodels/LeaseModel.h"
 #include "LeasesView.h"
 #include "LocksView.h"
 #include "MainWindow.h"

@@ -4,7 +4,7 @@
 #include "domain/Analysis.h"
 #include "domain/Snapshot.h"
 #include "../support/DomainRows.h"
-#include "history/HistoryWriter.h"
+#include "store/HistoryWriter.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>

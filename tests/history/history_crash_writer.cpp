@@ -2,7 +2,7 @@
 // renewing leases per refresh (each transaction takes a while), and prints the count after every
 // commit, until it is killed.
 #include "HistoryTestSupport.h"
-#include "history/HistoryWriter.h"
+#include "store/HistoryWriter.h"
 
 #include <QCoreApplication>
 

@@ -2,8 +2,8 @@
 // moments (mid-transaction, most likely); the store must pass PRAGMA integrity_check, read back in
 // full, and take new writes.
 #include "HistoryTestSupport.h"
-#include "history/HistoryReader.h"
-#include "history/HistoryWriter.h"
+#include "store/HistoryReader.h"
+#include "store/HistoryWriter.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -1,10 +1,10 @@
 // Issue 26, point 5: the history store on a disk that fills up (ENOSPC, a real tmpfs of 1 MB):
 // recording pauses and says why, nothing else waits for it, and it resumes by itself once space
 // returns — the refreshes recorded after that are in the store.
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "HistoryTestSupport.h"
-#include "history/HistoryReader.h"
-#include "history/HistoryWriter.h"
+#include "store/HistoryReader.h"
+#include "store/HistoryWriter.h"
 
 #include <QFile>
 #include <QSignalSpy>

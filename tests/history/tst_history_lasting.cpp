@@ -2,13 +2,13 @@
 // cluster samples beyond the last hour are thinned to about one a minute with their peaks kept; a
 // store written before renewals were counted is read and written on.
 #include "HistoryTestSupport.h"
-#include "LeaseModel.h"
+#include "itemmodels/LeaseModel.h"
 #include "Monitor.h"
 #include "Poller.h"
-#include "PoolHistory.h"
-#include "history/HistoryFormat.h"
-#include "history/HistoryReader.h"
-#include "history/HistoryWriter.h"
+#include "domain/PoolHistory.h"
+#include "store/HistoryFormat.h"
+#include "store/HistoryReader.h"
+#include "store/HistoryWriter.h"
 
 #include <QAbstractItemModelTester>
 #include <QSqlError>

@@ -4,12 +4,12 @@
 // one showed at the last exported refresh.
 #include "../sim/SimTestSupport.h"
 #include "ConsoleSupport.h"
-#include "LocksModels.h"
+#include "itemmodels/LocksModels.h"
 #include "Monitor.h"
-#include "PoolHistory.h"
+#include "domain/PoolHistory.h"
 #include "TestCluster.h"
-#include "history/HistoryReader.h"
-#include "history/HistoryWriter.h"
+#include "store/HistoryReader.h"
+#include "store/HistoryWriter.h"
 #include "sim/Simulator.h"
 
 #include <QAbstractItemModelTester>

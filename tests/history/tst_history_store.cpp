@@ -1,14 +1,14 @@
 // The history store on synthetic refreshes (no database, no widgets): changes only, what each change
 // row says, reconstruction of full snapshots, retention by age and size, bundles, the recorded
 // Monitor and the timeline model.
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "HistoryTestSupport.h"
-#include "LeaseModel.h"
+#include "itemmodels/LeaseModel.h"
 #include "Monitor.h"
-#include "PoolHistory.h"
-#include "history/HistoryReader.h"
-#include "history/HistoryWriter.h"
-#include "history/LeaseTimelineModel.h"
+#include "domain/PoolHistory.h"
+#include "store/HistoryReader.h"
+#include "store/HistoryWriter.h"
+#include "itemmodels/LeaseTimelineModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

@@ -23,8 +23,8 @@
 #include "../bench/ProcessBudget.h"
 #include "../history/HistoryTestSupport.h"
 
-#include "history/HistoryReader.h"
-#include "history/HistoryWriter.h"
+#include "store/HistoryReader.h"
+#include "store/HistoryWriter.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,6 +1,6 @@
 // `leasewatch snapshot PROFILE`, `watch` and `expire`, run as an on-call engineer would over SSH:
 // the real binary, no display, a real database, profiles in a private config directory.
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "Profile.h"
 #include "TestCluster.h"
 

@@ -4,14 +4,14 @@
 // everything printed is searched for it: zero hits. libpq's own messages quote the connection
 // string (a malformed URI is echoed whole), so bad DSNs are tried too.
 #include "Alerts.h"
-#include "AuditLog.h"
+#include "store/AuditLog.h"
 #include "Consoles.h"
 #include "MainWindow.h"
 #include "Monitor.h"
 #include "Profile.h"
 #include "TestCluster.h"
-#include "history/HistoryReader.h"
-#include "history/HistoryWriter.h"
+#include "store/HistoryReader.h"
+#include "store/HistoryWriter.h"
 
 #include <QDirIterator>
 #include <QSignalSpy>

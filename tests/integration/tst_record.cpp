@@ -3,7 +3,7 @@
 // a second writer off its store, goes on through a terminated session, and on SIGTERM finishes its
 // writes and exits 0 with the refreshes in the store.
 #include "TestCluster.h"
-#include "history/HistoryReader.h"
+#include "store/HistoryReader.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,8 +2,8 @@
 // series (never point-by-point appends), thinning keeps spikes, hidden charts are not redrawn, an
 // hour of 1 s samples for 20 groups stays within the ring buffers. No timing assertions.
 #include "Monitor.h"
-#include "PoolHistory.h"
-#include "PoolModel.h"
+#include "domain/PoolHistory.h"
+#include "itemmodels/PoolModel.h"
 #include "PoolTestSupport.h"
 #include "PoolView.h"
 #include "charts/ChartPanel.h"

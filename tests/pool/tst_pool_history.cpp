@@ -1,6 +1,6 @@
 // PoolHistory's ring buffers and samples, and the groups model, on synthetic refreshes.
-#include "PoolHistory.h"
-#include "PoolModel.h"
+#include "domain/PoolHistory.h"
+#include "itemmodels/PoolModel.h"
 #include "PoolTestSupport.h"
 
 #include <QAbstractItemModelTester>

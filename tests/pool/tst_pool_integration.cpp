@@ -2,8 +2,8 @@
 // PoolHistory's samples, the chart's series and the gauges against what PostgreSQL itself says.
 #include "ConsoleSupport.h"
 #include "Monitor.h"
-#include "PoolHistory.h"
-#include "PoolModel.h"
+#include "domain/PoolHistory.h"
+#include "itemmodels/PoolModel.h"
 #include "PoolView.h"
 #include "TestCluster.h"
 #include "charts/ChartPanel.h"

@@ -1,6 +1,6 @@
 // LeaseModel across refreshes, under QAbstractItemModelTester (attached before any data is set).
-#include "LeaseModel.h"
-#include "LeaseSortFilterProxy.h"
+#include "itemmodels/LeaseModel.h"
+#include "itemmodels/LeaseSortFilterProxy.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,7 +1,7 @@
 // AdvisoryLockModel across refreshes, under QAbstractItemModelTester (attached before any data):
 // a refresh that reuses the previous pg_locks read (read every N) updates the same rows in place,
 // and the rows stay right after the locks themselves change.
-#include "LocksModels.h"
+#include "itemmodels/LocksModels.h"
 #include "../support/DomainRows.h"
 
 #include <QAbstractItemModelTester>

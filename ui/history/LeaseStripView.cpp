@@ -1,8 +1,8 @@
 #include "LeaseStripView.h"
-#include "Palette.h"
+#include "itemmodels/Palette.h"
 
 #include "domain/LeaseState.h"
-#include "history/LeaseTimelineModel.h"
+#include "itemmodels/LeaseTimelineModel.h"
 
 #include <QDateTime>
 #include <QHelpEvent>

@@ -3,7 +3,7 @@
 // (held, renewal overdue, stale, force-expired, released), a tick where another holder took it
 // over; hover for the span's holder and times, click a row to read its events. Painted directly:
 // a few hundred rows of a few spans each, redrawn only when the page is opened or a lease picked.
-#include "history/LeaseStrip.h"
+#include "itemmodels/LeaseStrip.h"
 
 #include <QWidget>
 

@@ -1,9 +1,9 @@
 #include "LeaseTimelineView.h"
 
 #include "LeaseStripView.h"
-#include "history/HistoryReader.h"
-#include "history/LeaseStrip.h"
-#include "history/LeaseTimelineModel.h"
+#include "store/HistoryReader.h"
+#include "itemmodels/LeaseStrip.h"
+#include "itemmodels/LeaseTimelineModel.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,8 +1,8 @@
 #include "RecordedBar.h"
 
 #include "Monitor.h"
-#include "history/HistoryReader.h"
-#include "history/LeaseTimelineModel.h"
+#include "store/HistoryReader.h"
+#include "itemmodels/LeaseTimelineModel.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>

@@ -3,7 +3,7 @@
 // renewals collapsed into one row per run (count, first…last), expiries, takeovers, releases and
 // forced expiries with the operator. Rebuilt by setEvents() (a reset: the rows are a different
 // history, not an update of the same one).
-#include "history/HistoryReader.h"
+#include "store/HistoryReader.h"
 
 #include <QAbstractTableModel>
 

@@ -2,7 +2,7 @@
 // A lease's recorded history as a strip over time (issue 27, point 6): consecutive spans in one
 // state — held (by a holder), renewal overdue, stale, forced, released — from the timeline's events.
 // Plain values for the strip widget; QtCore only.
-#include "history/HistoryReader.h"
+#include "store/HistoryReader.h"
 
 #include <optional>
 #include <vector>

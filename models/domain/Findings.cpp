@@ -1,7 +1,7 @@
 #include "Findings.h"
 
 #include "domain/Wording.h"
-#include "ForceExpire.h"
+#include "Holders.h"
 
 #include <QDateTime>
 
@@ -120,108 +120,6 @@ std::vector<Finding> leaseFindings(const LeaseTracker& leases)
                                    "database's time.");
             out.push_back(f);
         }
-    }
-    return out;
-}
-
-void HolderPresence::observe(const Snapshot& s, const LeaseTracker& leases)
-{
-    if (!s.ok)
-        return; // nothing new is known
-    bool any = false;
-    for (const LeaseTableConfig& t : leases.tables())
-        any = any || !t.sessionsShowHolder;
-    if (!any) {
-        watched_.clear();
-        return;
-    }
-    const double now = s.serverNow;
-    QHash<QString, int> byHost; // sessions from each host asked about, counted once per refresh
-    QHash<QString, Seen> next;
-    for (int i = 0; i < leases.size(); ++i) {
-        const LeaseTableConfig* t = leases.tableAt(i);
-        if (!t || t->sessionsShowHolder)
-            continue;
-        const LeaseState st = leases.stateAt(i, now);
-        const LeaseTracker::Entry& e = leases.entry(i);
-        if ((st != LeaseState::Held && st != LeaseState::ExpiringSoon) || !e.holder.structured ||
-            e.holder.host.isEmpty())
-            continue;
-        auto counted = byHost.find(e.holder.host);
-        if (counted == byHost.end()) {
-            int n = 0;
-            for (const SessionRow& r : s.sessions)
-                n += sessionFromHost(r, e.holder.host) ? 1 : 0;
-            counted = byHost.insert(e.holder.host, n);
-        }
-        const double takenAt = e.track.row.takenAt.value_or(0);
-        const double span = e.track.row.expiresAt.value_or(takenAt) - takenAt;
-        Seen w = watched_.value(e.key);
-        if (w.host != e.holder.host || w.takenAt != takenAt) {
-            w = Seen{}; // another lock: what was seen is about the last one
-            w.host = e.holder.host;
-            w.takenAt = takenAt;
-            w.takenInView = prevNow_ > 0 && takenAt > prevNow_ - 1; // 1 s: the writer's clock (ShedLock's own)
-            w.span = span;
-        } else if (span < w.span - 0.5) {
-            w.released = true;
-        }
-        if (*counted > 0) {
-            w.lastSeen = now;
-            w.sessions = *counted;
-            w.goneSince.reset();
-        } else if (w.lastSeen && !w.goneSince) {
-            w.goneSince = now;
-        }
-        next.insert(e.key, w);
-    }
-    watched_ = std::move(next); // leases no longer held are forgotten
-    prevNow_ = now;
-}
-
-const HolderPresence::Seen* HolderPresence::seen(const QString& key) const
-{
-    const auto it = watched_.constFind(key);
-    return it == watched_.cend() || !it->lastSeen || !it->takenInView || it->released ? nullptr : &*it;
-}
-
-std::vector<Finding> HolderPresence::findings(const LeaseTracker& leases) const
-{
-    std::vector<Finding> out;
-    const double now = leases.serverNowEstimate();
-    auto clock = [](double t) {
-        return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(QStringLiteral("HH:mm:ss"));
-    };
-    for (auto it = watched_.cbegin(); it != watched_.cend(); ++it) {
-        const Seen& w = *it;
-        if (!seen(it.key()) || !w.goneSince || now - *w.goneSince < graceS_)
-            continue;
-        const int row = leases.rowOfKey(it.key());
-        const LeaseTableConfig* t = row >= 0 ? leases.tableAt(row) : nullptr;
-        if (!t)
-            continue;
-        const LeaseRow& r = leases.entry(row).track.row;
-        const double left = r.expiresAt.value_or(now) - now;
-        if (left <= 0)
-            continue; // expired: free by the library's rule, nothing holds it any more
-        Finding f;
-        f.kind = FindingKind::HolderGone;
-        f.severity = 2;
-        f.subject = r.name;
-        f.id = findingKindKey(f.kind) + QLatin1Char(':') + it.key();
-        f.title = QStringLiteral("%1 %2: holder %3 is gone — its sessions ended at %4, the lock stays until %5 (%6)")
-                      .arg(t->label(), r.name, w.host, clock(*w.goneSince), clock(*r.expiresAt), formatCountdown(left));
-        f.explanation =
-            QStringLiteral("While %1 held the lock, %2 session(s) from host %1 were connected (last seen at %3); "
-                           "none has been since. %4 frees the lock only at its expiry, so no other instance runs "
-                           "this job until then. If %1 is only cut off from the database, its job may still run.")
-                .arg(w.host)
-                .arg(w.sessions)
-                .arg(clock(*w.lastSeen), t->label());
-        f.fix = QStringLiteral("If %1 is down, force-expire the lock (%2's own unlock: the expiry set to now) so the "
-                               "next scheduled run can take it; otherwise wait for %1 to come back.")
-                    .arg(w.host, t->label());
-        out.push_back(f);
     }
     return out;
 }

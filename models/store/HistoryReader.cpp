@@ -2,8 +2,8 @@
 
 #include "domain/Secrets.h"
 
-#include "Poller.h"
-#include "PoolHistory.h"
+#include "pg/PollerConfig.h"
+#include "domain/PoolHistory.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -5,12 +5,12 @@
 // configuration), replays a range in order, gives one lease's timeline, loads the pool charts, and
 // exports a range as a bundle. Use from one thread (it owns one QSqlDatabase connection).
 #include "AuditLog.h"
-#include "PoolHistory.h"
+#include "domain/PoolHistory.h"
 #include "domain/Analysis.h"
 #include "domain/LeaseState.h"
 #include "SqliteConnection.h"
 #include "domain/Snapshot.h"
-#include "history/HistoryFormat.h"
+#include "store/HistoryFormat.h"
 
 #include <QMap>
 #include <QString>

@@ -1,12 +1,9 @@
 #include "HistoryWriter.h"
 
-#include "Logging.h"
-
-#include "domain/Secrets.h"
-
 #include "AuditLog.h"
 #include "HistoryFormat.h"
-#include "Poller.h"
+#include "domain/Secrets.h"
+#include "pg/PollerConfig.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -14,9 +11,13 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QLockFile>
+#include <QLoggingCategory>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+
+// leasewatch.history: what each refresh wrote (off by default, like every leasewatch.* category).
+Q_LOGGING_CATEGORY(lcHistory, "leasewatch.history", QtInfoMsg)
 
 namespace lw {
 

@@ -9,8 +9,8 @@
 // Lease states and changes are judged by a LeaseTracker of the writer's own fed with the same
 // snapshots and policy as the window's, and findings by the same collectFindings(): the record says
 // what the operator saw.
-#include "Findings.h"
-#include "PoolHistory.h"
+#include "domain/Findings.h"
+#include "domain/PoolHistory.h"
 #include "domain/Analysis.h"
 #include "SqliteConnection.h"
 #include "domain/Snapshot.h"

@@ -1,0 +1,89 @@
+#pragma once
+// Is a lease's holder alive? What the console saw of the holder's host (its sessions) while the
+// lease was held, and the evidence for and against, weighed the same way by the findings, the
+// force-expire dialog and `leasewatch force-expire`.
+#include "Analysis.h"
+#include "LeaseTracker.h"
+#include "Snapshot.h"
+
+#include <QHash>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+namespace lw {
+
+// Whether the holders of locks that keep no database session while they run (ShedLock) are still
+// connected. Such a lock names its holder by host name only, so sessions from that host (by
+// client address or application_name) say something only once some were seen: a lock whose
+// holder's host had sessions while it held the lock, and has had none for `graceS`, lost its
+// holder — the crashed-holder case, which ShedLock ends only at lock_until. Only a lock the console
+// saw taken counts, and only while its expiry stays where the take put it: ShedLock's unlock with
+// lockAtLeastFor moves lock_until earlier yet keeps it ahead (a finished job, held on purpose,
+// whose host may then go away for a deploy). A host never seen connected says nothing (most JDBC
+// sessions carry neither the host name nor its address as the lock names it).
+class HolderPresence
+{
+public:
+    explicit HolderPresence(double graceS = 10) : graceS_(graceS) {}
+    // After `leases` took `s`, all its rows in (every answered refresh reads the sessions of the
+    // whole server).
+    void observe(const Snapshot& s, const LeaseTracker& leases);
+    struct Seen
+    {
+        QString host;
+        double takenAt = 0;                 // the lock this is about (a new take starts over)
+        std::optional<double> lastSeen;     // server time sessions from the host were last seen
+        std::optional<double> goneSince;    // … and first seen without any since
+        int sessions = 0;                   // seen at lastSeen
+        bool takenInView = false;           // taken between two refreshes the console saw
+        double span = 0;                    // expires − taken as taken
+        bool released = false;              // the expiry moved earlier: unlocked, held for lockAtLeastFor
+    };
+    // For the lease `key`: what was seen of its holder's host during this lock (nullptr: nothing).
+    const Seen* seen(const QString& key) const;
+    std::vector<Finding> findings(const LeaseTracker& leases) const;
+
+private:
+    double graceS_;
+    double prevNow_ = 0; // server time of the last refresh observed
+    QHash<QString, Seen> watched_; // lease key → its holder's host, while the lease is held
+};
+
+// ---- Evidence: does the holder look dead or alive? ------------------------------------------------
+
+struct HolderEvidence
+{
+    LeaseState state = LeaseState::Unknown;
+    QString holderHost;                   // host part of the holder ("" when not parseable)
+    std::optional<double> sinceRenewal;   // seconds since the last renewal the console saw
+    std::optional<double> renewalWindow;  // overdue after this many seconds (nullopt: TTL unknown)
+    bool renewedInWindow = false;         // renewal seen within the window
+    bool sessionsKnown = false;           // the session list was available
+    std::vector<SessionRow> hostSessions; // sessions from the holder's host
+    bool looksAlive = true;               // needs the second confirmation
+    double writerBehindS = 0; // the writer's clock is known to run this far behind: its own confirmation
+    QStringList forAlive;                 // what speaks for the holder being alive
+    QStringList forDead;                  // … and for it being dead
+    QStringList unknowns;                 // what the console cannot tell
+    QString summary() const;              // "looks dead: …" / "looks alive: …"
+};
+
+// Pure function over what the console knows: the lease's track (LeaseModel entry) and the
+// sessions of the last refresh. `sessionsKnown` false means the list was not read (an empty list
+// then says nothing). A holder looks dead only if its lease is stale or its renewal overdue AND no
+// session from its host is connected; everything else (including "cannot tell") counts as alive.
+// `table`, when known, brings its library's limits: ShedLock keeps no session open while it holds a
+// lock and names its holder by host name only, so a missing session there says nothing.
+// `seen`, for such a library, is what the console saw of the holder's host while it held the lock
+// (HolderPresence): its sessions seen, then gone, speak for a crashed holder.
+HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& sessions,
+                            bool sessionsKnown, double serverNow, const LeasePolicy& policy,
+                            const LeaseTableConfig* table = nullptr, const HolderPresence::Seen* seen = nullptr);
+
+// Whether a session comes from `host`: client_addr equal to it (prefix length ignored), or the
+// application name containing it as a whole word (case-insensitive).
+bool sessionFromHost(const SessionRow& s, const QString& host);
+
+} // namespace lw

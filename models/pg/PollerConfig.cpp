@@ -1,0 +1,12 @@
+#include "PollerConfig.h"
+
+namespace lw {
+
+LeasePolicy leasePolicyFor(const PollerConfig& cfg)
+{
+    LeasePolicy p;
+    p.refreshIntervalS = cfg.intervalMs / 1000.0;
+    return policyForTable(p, cfg.leases);
+}
+
+} // namespace lw
