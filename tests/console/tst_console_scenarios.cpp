@@ -164,6 +164,10 @@ private Q_SLOTS:
                 dsn, QStringLiteral("SELECT %1 = ANY(pg_blocking_pids(%2))").arg(chain[1]).arg(chain[2])) ==
             "t");
         const QModelIndex root = m.blocking()->index(0, 0);
+        QVERIFY(!root.parent().isValid()); // a root of the tree: the first chain's first pid
+        QCOMPARE(root.data().toString().section(QLatin1Char(' '), 0, 0).toInt(), chain[0]);
+        QCOMPARE(m.blocking()->rowCount(root), 1); // the next in the chain waits behind it
+        // And the tree says so in words.
         QVERIFY(root.data().toString().contains("root blocker"));
     }
 
@@ -204,11 +208,17 @@ private Q_SLOTS:
         p.refreshOnce(); // names are hashed on the first refresh and used from the next
         const Snapshot s = p.refreshOnce();
         QVERIFY(s.ok && s.analysis);
-        bool finding = false;
+        // The finding about that key (by kind and subject), naming both names.
+        const QString key = db.value(QStringLiteral("SELECT hashtext('%1')").arg(names[0]));
+        QCOMPARE(db.value(QStringLiteral("SELECT hashtext('%1')").arg(names[1])), key);
+        int finding = 0;
         for (const Finding& f : s.analysis->findings)
-            finding = finding || (f.kind == FindingKind::KeyCollision && f.title.contains(names[0]) &&
-                                  f.title.contains(names[1]));
-        QVERIFY(finding);
+            if (f.kind == FindingKind::KeyCollision && f.subject == key) {
+                ++finding;
+                QCOMPARE(f.severity, 2);
+                QVERIFY2(f.title.contains(names[0]) && f.title.contains(names[1]), qPrintable(f.title));
+            }
+        QCOMPARE(finding, 1);
         const auto lock = std::find_if(s.analysis->locks.begin(), s.analysis->locks.end(),
                                        [](const LockView& v) { return v.lock.inMonitoredDb; });
         QVERIFY(lock != s.analysis->locks.end());

@@ -20,6 +20,11 @@ Finding finding(FindingKind kind, const QString& subject)
     f.title = subject + QStringLiteral(" is in trouble");
     return f;
 }
+// The finding an `alerted` signal carried.
+Finding alertedFinding(const QSignalSpy& spy, int i)
+{
+    return spy.at(i).at(0).value<Finding>();
+}
 } // namespace
 
 class TestAlerts : public QObject
@@ -46,7 +51,9 @@ private Q_SLOTS:
         QCOMPARE(spy.count(), 0);
         at(131, {stale});
         QCOMPARE(spy.count(), 1); // stale for 31 s
-        QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("sweep is in trouble"));
+        QCOMPARE(alertedFinding(spy, 0).kind, FindingKind::StaleLease);
+        QCOMPARE(alertedFinding(spy, 0).subject, QStringLiteral("sweep"));
+        QCOMPARE(spy.at(0).at(1).toString(), stale.title); // the alert's words are the finding's title
         at(132, {stale});
         at(200, {stale});
         QCOMPARE(spy.count(), 1); // the same occurrence does not alert again
@@ -60,6 +67,7 @@ private Q_SLOTS:
         // A pinned pool alerts at once; a key collision is not an alerting kind.
         at(234, {stale, finding(FindingKind::PoolPinned, "billing-api"), finding(FindingKind::KeyCollision, "k")});
         QCOMPARE(spy.count(), 3);
+        QCOMPARE(alertedFinding(spy, 2).kind, FindingKind::PoolPinned);
         QCOMPARE(alerts.raisedCount(), 3);
 
         // A PgBouncer slot's lock alerts when it leaks (severity 3), not when it may be fine.
@@ -71,6 +79,9 @@ private Q_SLOTS:
         QCOMPARE(spy.count(), 3);
         at(236, {stale, finding(FindingKind::PoolPinned, "billing-api"), inTransaction, leaking});
         QCOMPARE(spy.count(), 4);
+        QCOMPARE(alertedFinding(spy, 3).kind, FindingKind::BouncerSlotHoldsLock);
+        QCOMPARE(alertedFinding(spy, 3).id, leaking.id); // the leaking slot, not the one in a transaction
+        QCOMPARE(alertedFinding(spy, 3).severity, 3);
         QCOMPARE(spy.at(3).at(1).toString(), leaking.title);
     }
 
@@ -102,6 +113,7 @@ private Q_SLOTS:
         QCOMPARE(cleared.count(), 1); // once
         at(14, {});
         QCOMPARE(cleared.count(), 2);
+        QCOMPARE(cleared.at(1).at(0).toString(), pinned.id);
         QCOMPARE(cleared.at(1).at(1).toString(), pinned.title);
     }
 
@@ -117,6 +129,7 @@ private Q_SLOTS:
         model.setFindings({finding(FindingKind::ServerNotAnswering, "server")}, 10);
         alerts.check(10);
         QCOMPARE(spy.count(), 1);
+        QCOMPARE(alertedFinding(spy, 0).kind, FindingKind::ServerNotAnswering);
     }
 
     void offWhenTheProfileSaysSo()

@@ -55,10 +55,13 @@ private Q_SLOTS:
             return f;
         };
         monitor.setExternalFindings(QStringLiteral("test"), {finding(FindingKind::KeyCollision, 2)});
+        QCOMPARE(view.list()->model()->rowCount(), 1);
         QCOMPARE(view.shortStatus(), QStringLiteral("1 problem — key collision"));
         monitor.setExternalFindings(QStringLiteral("test"), {finding(FindingKind::KeyCollision, 2),
                                                              finding(FindingKind::PoolPinned, 3)});
         QCOMPARE(monitor.findings()->finding(0).kind, FindingKind::KeyCollision); // arrival order
+        QCOMPARE(view.list()->model()->index(0, 0).data(FindingsModel::KindRole).toString(),
+                 findingKindKey(FindingKind::PoolPinned)); // the worst, first in the list
         QCOMPARE(view.shortStatus(), QStringLiteral("2 problems — pool pinned"));
 
         // The connection lost: the findings are from before, and the title says so.
@@ -66,6 +69,8 @@ private Q_SLOTS:
         lost.error.kind = DbError::Kind::ConnectionLost;
         lost.error.message = QStringLiteral("server closed the connection unexpectedly");
         monitor.showRecorded(lost);
+        QCOMPARE(monitor.status().state, ConnectionStatus::State::Disconnected);
+        QVERIFY(monitor.hasRefreshed());
         QCOMPARE(view.shortStatus(), QStringLiteral("disconnected"));
         QVERIFY2(locks.summaryText().startsWith("<b>0 advisory locks held</b>") &&
                      locks.summaryText().contains("not live"),
@@ -84,7 +89,9 @@ private Q_SLOTS:
         ui::OverviewView view(&monitor);
         QCOMPARE(view.shortStatus(), QStringLiteral("connecting"));
         monitor.start();
-        QTRY_COMPARE_WITH_TIMEOUT(view.shortStatus(), QStringLiteral("not connected"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(monitor.status().state, ConnectionStatus::State::Disconnected, 10000);
+        QVERIFY(!monitor.hasRefreshed());
+        QCOMPARE(view.shortStatus(), QStringLiteral("not connected"));
         const QString health = view.healthText();
         QVERIFY2(health.contains("Not connected") && health.contains("Connection refused") &&
                      health.contains("Nothing has been read") && !health.contains("?.") &&
@@ -118,33 +125,60 @@ private Q_SLOTS:
         QCOMPARE(w.tabs()->currentWidget(), w.overviewView()); // the first thing shown
 
         QListView* list = w.overviewView()->list();
-        auto shown = [&] {
-            QStringList titles;
-            for (int r = 0; r < list->model()->rowCount(); ++r)
-                titles << list->model()->index(r, 0).data().toString();
-            return titles;
+        // The cards shown, looked for by kind and subject (the list's own rows, as the operator sees them).
+        auto card = [&](FindingKind kind, const QString& subject) {
+            for (int r = 0; r < list->model()->rowCount(); ++r) {
+                const QModelIndex i = list->model()->index(r, 0);
+                if (i.data(FindingsModel::KindRole).toString() == findingKindKey(kind) &&
+                    i.data(FindingsModel::SubjectRole).toString() == subject)
+                    return r;
+            }
+            return -1;
         };
-        auto find = [&](const QString& a, const QString& b) {
-            for (const QString& t : shown())
-                if (t.contains(a) && t.contains(b))
-                    return t;
+        // The simulator's pool: its instance's key, as the analysis grouped it, pinned with 4 of 4.
+        auto pinnedKey = [&] {
+            if (const auto& a = monitor.lastSnapshot().analysis)
+                for (const PoolGroup& g : a->groups())
+                    if (g.applicationName == QLatin1String("billing-api-o") && g.pinned &&
+                        g.idleHoldingAdvisory == 4 && g.total == 4)
+                        return g.key;
             return QString();
         };
-        QTRY_VERIFY_WITH_TIMEOUT(!find("billing-api-o", "4 of 4").isEmpty(), 20000);
-        // The stale lease names the lease and its old holder (host and pid of the crashed instance).
-        QTRY_VERIFY_WITH_TIMEOUT(!find("crashed-job expired", "nobody has taken it over").isEmpty(), 20000);
-        const QString stale = find("crashed-job expired", "nobody has taken it over");
+        QTRY_VERIFY_WITH_TIMEOUT(!pinnedKey().isEmpty() && card(FindingKind::PoolPinned, pinnedKey()) >= 0,
+                                 20000);
+        const QString pinned =
+            list->model()->index(card(FindingKind::PoolPinned, pinnedKey()), 0).data().toString();
+        QVERIFY2(pinned.contains("billing-api-o"), qPrintable(pinned)); // names the instance
+        // The stale lease: its card, and the lease is Stale on the leases model.
+        QTRY_VERIFY_WITH_TIMEOUT(card(FindingKind::StaleLease, QStringLiteral("crashed-job")) >= 0, 20000);
+        const QModelIndex staleCard =
+            list->model()->index(card(FindingKind::StaleLease, QStringLiteral("crashed-job")), 0);
+        QVERIFY2(staleCard.data(FindingsModel::SeverityRole).toInt() >= 2,
+                 qPrintable(staleCard.data(FindingsModel::SeverityRole).toString()));
+        const QString stale = staleCard.data().toString();
         const int row = monitor.leases()->rowOfKey("crashed-job");
         QVERIFY(row >= 0);
+        QCOMPARE(monitor.leases()->stateAt(row), LeaseState::Stale);
+        // It names the lease and its old holder (host and pid of the crashed instance).
         const auto& holder = monitor.leases()->entry(row).holder;
         QVERIFY(holder.structured);
-        QVERIFY2(stale.contains(QStringLiteral("%1 (pid %2)").arg(holder.host).arg(holder.pid)),
+        QVERIFY2(stale.contains("crashed-job") &&
+                     stale.contains(QStringLiteral("%1 (pid %2)").arg(holder.host).arg(holder.pid)),
                  qPrintable(stale));
-        QVERIFY(w.overviewView()->healthText().contains("problem"));
         for (int r = 1; r < list->model()->rowCount(); ++r) // worst first
             QVERIFY(list->model()->index(r - 1, 0).data(FindingsModel::SeverityRole).toInt() >=
                     list->model()->index(r, 0).data(FindingsModel::SeverityRole).toInt());
-        QVERIFY(w.windowTitle().contains("problem")); // the worst state reaches the title
+        // The worst state reaches the tab and the title: the count of cards and the worst one's kind.
+        const QString st = w.overviewView()->shortStatus();
+        const QString worst =
+            list->model()->index(0, 0).data(FindingsModel::KindRole).toString().replace('_', ' ');
+        QVERIFY2(st.section(QLatin1Char(' '), 0, 0).toInt() == list->model()->rowCount() &&
+                     list->model()->rowCount() >= 2 && st.section(QStringLiteral(" — "), 1) == worst,
+                 qPrintable(st));
+        QVERIFY2(w.overviewView()->healthText().contains(st.section(QStringLiteral(" — "), 0, 0)),
+                 qPrintable(w.overviewView()->healthText())); // the health line counts them too
+        QVERIFY2(w.windowTitle().endsWith(QStringLiteral(" — ") + st), qPrintable(w.windowTitle()));
+        QVERIFY2(w.tabs()->tabText(0).contains(st), qPrintable(w.tabs()->tabText(0)));
         // Pinned sessions are one finding, not one more per session.
         int idleHolding = 0;
         for (int r = 0; r < list->model()->rowCount(); ++r)

@@ -214,7 +214,9 @@ private Q_SLOTS:
         m.setGroups({grp("a", 1, 0), grp("b", 0, 4, 4)}, 97);
         QCOMPARE(m.rowCount(), 2);
         const int b = m.rowOfKey("b");
-        QVERIFY(m.index(b, PoolModel::Group).data().toString().contains("PINNED"));
+        QVERIFY(m.index(b, PoolModel::Group).data(PoolModel::PinnedRole).toBool());
+        QVERIFY(!m.index(m.rowOfKey("a"), PoolModel::Group).data(PoolModel::PinnedRole).toBool());
+        QVERIFY(m.index(b, PoolModel::Group).data().toString().contains("PINNED")); // and the row says so
         QCOMPARE(m.index(b, PoolModel::IdleHoldingAdvisory).data().toInt(), 4);
         QCOMPARE(m.index(b, PoolModel::PoolSize).data().toInt(), 4);
         QCOMPARE(m.index(b, PoolModel::BudgetShare).data().toString(), QStringLiteral("4.1 %"));
