@@ -7,14 +7,14 @@
 #include "domain/LeaseTable.h"
 #include "domain/LibraryKeys.h"
 #include "domain/Snapshot.h"
+#include "pg/KeyNaming.h"
 #include "pg/LeaseQueries.h"
 #include "pg/PollerConfig.h"
 #include "pg/PgConnection.h"
+#include "pg/RefreshQueries.h"
 
 #include <QDateTime>
-#include <QHash>
 #include <QObject>
-#include <QSet>
 
 #include <atomic>
 
@@ -30,17 +30,6 @@ int stretchedIntervalMs(int intervalMs, double serverMs, double budget);
 // rows and its estimated cost (rows × 3 µs) is more than the rest of the refresh; then the ratio
 // of the two, rounded up, at most `maxN`.
 int locksEveryN(int lastLockRows, double refreshServerMs, int manyRows, int maxN);
-
-// Candidates for key resolution: lease names, configured names/patterns, prefixed variants.
-QStringList lockNameCandidates(const PollerConfig& cfg, const QStringList& leaseNames, double serverNow);
-
-// The statements of a refresh (besides the leases SELECT, see leaseSelect()), for the benchmark's
-// floor comparison and raw decode: one definition, no copies.
-namespace sql {
-QByteArray meta();
-QByteArray activity();
-QByteArray locks(int serverVersion);
-} // namespace sql
 
 struct ConnectionStatus
 {
@@ -64,8 +53,8 @@ public:
 
     // Connects if needed and takes one refresh, synchronously, on the calling thread.
     Snapshot refreshOnce();
-    // Names whose hashtext() this poller keeps (bounded: see trimHashCache()).
-    int hashedNames() const { return int(hashCache_.size()); }
+    // Names whose hashtext() this poller keeps (bounded: see KeyNaming::trim()).
+    int hashedNames() const { return names_.hashedNames(); }
     const ConnectionStatus& status() const { return status_; }
     // Thread-safe, one-way: the connect or refresh in progress gives up within ~50 ms and no other
     // starts. Call it from the owning thread before quitting and joining the worker thread, so that
@@ -87,12 +76,9 @@ private:
     bool ensureConnected(DbError& err);
     void setStatus(ConnectionStatus::State st, const DbError& err = {}, int retryInMs = 0);
     int nextBackoffMs();
-    static pg::Statement hashStatement(const QStringList& names);
-    void addHashes(const PGresult* r, const QStringList& names); // the hashes of `names`, in order
     // Leases into s.leases (one table, or several tagged with their index), with a LeaseDelta
     // against the previous read: every row decoded, then matched by (table, name).
     void decodeLeases(const PGresult* r, Snapshot& s);
-    void decodeLocks(const PGresult* r, Snapshot& s);
 
     PollerConfig cfg_;
     quint64 generation_;
@@ -104,28 +90,7 @@ private:
     std::shared_ptr<const std::vector<LeaseTableConfig>> tables_;
     QString leasesAbsent_;    // none configured, none found
     QStringList leasesFound_; // what detection found
-    std::shared_ptr<const QHash<qint64, QString>> libraryKeys_; // see LibraryKeys.h: the two below
-    LibraryKeyNames libraryKeysFound_; // computed on the server at the lease-table check
-    // GoodJob's keys (goodJobLockSql): its schemas, the names of the keys it holds now (dropped once
-    // released: bounded by what is held), and whether the next refresh looks (a key held in this
-    // database that nothing names yet).
-    std::vector<GoodJobSchema> goodJobSchemas_;
-    LibraryKeyNames goodJobNames_;
-    QSet<qint64> goodJobMissed_; // nameless when last looked for
-    int refreshesSinceGoodJob_ = 0;
-    bool goodJobLookup_ = true;
-    void publishLibraryKeys();
-    // keyNames_ and keyCollisions_ as hashCache_ gained and lost these names.
-    void updateKeyNames(const std::vector<std::pair<QString, qint64>>& added,
-                        const std::vector<std::pair<QString, qint64>>& dropped);
-    void trimHashCache(const Snapshot& s);   // bounds hashCache_ by what is read and held now
-    int refreshesSinceTrim_ = 0;
-    void updateGoodJobNames(const PGresult* r, const Snapshot& s);
-    QHash<QString, qint64> hashCache_;           // name -> hashtext(name), computed on this server
-    // key -> names (sorted), as the cache changes; and its keys with several names. Never null.
-    std::shared_ptr<const KeyNames> keyNames_ = std::make_shared<const KeyNames>();
-    std::shared_ptr<const KeyNames> keyCollisions_ = std::make_shared<const KeyNames>();
-    QStringList namesToHash_; // lease names not yet considered for hashing (new since the last read)
+    KeyNaming names_{cfg_}; // after cfg_, which it reads
     struct LeaseCache;
     std::unique_ptr<LeaseCache> leaseCache_;
     quint64 lastLeaseSeq_ = 0;

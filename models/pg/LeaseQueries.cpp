@@ -1,5 +1,6 @@
 #include "LeaseQueries.h"
 
+#include "Cells.h"
 #include "domain/SqlText.h"
 
 #include <QHash>
@@ -353,6 +354,21 @@ std::optional<DbError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
                            "--time-kind)"),
             QStringLiteral("42703"));
     return std::nullopt;
+}
+
+// Name, holder, taken-at and expires-at (float8 epochs, binary), and with several tables a fifth
+// column, the index of the row's table (int4, binary).
+LeaseRow leaseRowAt(const PGresult* r, int i)
+{
+    LeaseRow row;
+    row.name = pg::cellText(r, i, 0);
+    if (!PQgetisnull(r, i, 1))
+        row.holder = pg::cellText(r, i, 1);
+    row.takenAt = pg::cellOptDouble(r, i, 2);
+    row.expiresAt = pg::cellOptDouble(r, i, 3);
+    if (PQnfields(r) > 4 && !PQgetisnull(r, i, 4) && PQgetlength(r, i, 4) == 4)
+        row.source = qFromBigEndian<qint32>(PQgetvalue(r, i, 4));
+    return row;
 }
 
 } // namespace lw

@@ -2,6 +2,7 @@
 // The statements that find, check and read the lease tables, and what their results say: built
 // with libpq's identifier quoting on an open connection, as bound parameters, binary results.
 #include "domain/LeaseTable.h"
+#include "domain/Snapshot.h"
 #include "pg/PgConnection.h"
 
 #include <optional>
@@ -22,6 +23,9 @@ struct DetectedLeaseTables
     std::optional<DbError> problem;
 };
 DetectedLeaseTables detectedLeaseTables(const PGresult* detection);
+
+// Row i of leaseSelect()'s or leaseSelectAll()'s answer (the latter's with its table's index).
+LeaseRow leaseRowAt(const PGresult* r, int i);
 
 // Several tables in one statement: each row tagged with its table's index (a fifth column).
 pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables);
