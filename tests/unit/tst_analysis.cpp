@@ -27,8 +27,10 @@ Snapshot refresh(int locks, const KeyNames& names = {})
     s.cluster.maxConnections = 100;
     s.cluster.maxLocksPerTransaction = 64;
     test::append(s.sessions, idleSession(101, QStringLiteral("batch"), 60));
+    std::vector<AdvisoryLockRow> rows; // one vector: appending to a snapshot's rows copies them
     for (int k = 1; k <= locks; ++k)
-        test::append(s.advisoryLocks, test::advisoryLock(101, k));
+        rows.push_back(test::advisoryLock(101, k));
+    s.advisoryLocks = std::move(rows);
     s.keyNames = std::make_shared<const KeyNames>(names);
     return s;
 }
