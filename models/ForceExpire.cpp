@@ -6,6 +6,7 @@
 #include "store/AuditLog.h"
 #include "Logging.h"
 #include "Poller.h"
+#include "pg/Cells.h"
 #include "pg/PgHandles.h"
 
 #include <QDateTime>
@@ -95,12 +96,7 @@ QString beforeJsonOf(const ForceExpireTarget& t)
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
-std::optional<double> optDouble(const PGresult* r, int row, int col)
-{
-    if (!r || PQgetisnull(r, row, col))
-        return std::nullopt;
-    return std::strtod(PQgetvalue(r, row, col), nullptr);
-}
+using pg::cellOptDouble;
 
 std::optional<QString> optString(const PGresult* r, int row, int col)
 {
@@ -513,7 +509,7 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
     const DbError first = conn.runPipeline(stmts, res, deadline);
     if (res.size() == stmts.size() && res[1].result && PQntuples(res[1].result.get()) == 1) {
         o.dbRole = optString(res[1].result.get(), 0, 2).value_or(QString());
-        o.serverNow = optDouble(res[1].result.get(), 0, 3);
+        o.serverNow = cellOptDouble(res[1].result.get(), 0, 3);
     }
     if (first.isError()) {
         classifyError(o, first, req);
@@ -529,7 +525,7 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
         o.error.message = QStringLiteral("the server sent no result for the update");
         return o;
     }
-    const int rowsNamed = PQntuples(now) > 0 ? int(optDouble(now, 0, 4).value_or(0)) : 0;
+    const int rowsNamed = PQntuples(now) > 0 ? int(cellOptDouble(now, 0, 4).value_or(0)) : 0;
     if (PQntuples(upd) == 1 && rowsNamed <= 1) {
         // Exactly one row changed: only now is the change committed.
         pg::ResultPtr c;
@@ -541,7 +537,7 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
             o.kind = ForceExpireOutcome::Kind::CommitUnknown;
             o.error = e;
             o.currentHolder = optString(upd, 0, 0);
-            o.currentExpiresAt = optDouble(upd, 0, 1);
+            o.currentExpiresAt = cellOptDouble(upd, 0, 1);
             rollback();
             return o;
         }
@@ -554,8 +550,8 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
         o.kind = ForceExpireOutcome::Kind::Expired;
         o.releasedAs = req.table.release.words;
         o.currentHolder = optString(upd, 0, 0);
-        o.currentExpiresAt = optDouble(upd, 0, 1);
-        o.serverAudited = optDouble(upd, 0, 2).value_or(0) > 0;
+        o.currentExpiresAt = cellOptDouble(upd, 0, 1);
+        o.serverAudited = cellOptDouble(upd, 0, 2).value_or(0) > 0;
         return o;
     }
     rollback(); // nothing, or more than one row, matched: nothing is kept
@@ -574,10 +570,10 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
         return o;
     }
     o.currentHolder = optString(now, 0, 0);
-    o.currentExpiresAt = optDouble(now, 0, 1);
-    o.currentTakenAt = optDouble(now, 0, 3);
+    o.currentExpiresAt = cellOptDouble(now, 0, 1);
+    o.currentTakenAt = cellOptDouble(now, 0, 3);
     // Judged on the clock at the read, not on now(): another console's now() may be later than ours.
-    const std::optional<double> readAt = optDouble(now, 0, 2);
+    const std::optional<double> readAt = cellOptDouble(now, 0, 2);
     const bool takenAgain = t.takenAt && o.currentTakenAt && std::abs(*o.currentTakenAt - *t.takenAt) >= 0.001;
     if (o.currentHolder != t.holder)
         o.kind = ForceExpireOutcome::Kind::ChangedHands;

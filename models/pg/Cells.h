@@ -31,10 +31,10 @@ inline bool cellTrue(const PGresult* r, int row, int col)
     return PQgetvalue(r, row, col)[0] == 't';
 }
 
-// A float8 in text or binary format (big-endian IEEE 754); nullopt for NULL.
+// A float8 in text or binary format (big-endian IEEE 754); nullopt for NULL or no result.
 inline std::optional<double> cellOptDouble(const PGresult* r, int row, int col)
 {
-    if (PQgetisnull(r, row, col))
+    if (!r || PQgetisnull(r, row, col))
         return std::nullopt;
     if (PQfformat(r, col) == 1 && PQgetlength(r, row, col) == 8)
         return std::bit_cast<double>(qFromBigEndian<quint64>(PQgetvalue(r, row, col)));
