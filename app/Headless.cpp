@@ -34,24 +34,9 @@ namespace {
 std::atomic<bool> g_stop{false};
 
 // The models one refresh goes through, as in the window.
-struct Views
+struct Views : RefreshJudge
 {
-    explicit Views(const PollerConfig& cfg)
-    {
-        leases.setPolicy(leasePolicyFor(cfg));
-        leases.setWriterUsesAppClock(cfg.leases.writerUsesAppClock);
-    }
-    LeaseTracker leases;
-    DeadlockWindow deadlocks;
-    HolderPresence presence; // `watch`: a ShedLock holder's host seen, then gone
-
-    std::vector<Finding> apply(const Snapshot& s)
-    {
-        leases.apply(s);
-        deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-        presence.observe(s, leases);
-        return collectFindings(s, leases, &deadlocks, &presence);
-    }
+    explicit Views(const PollerConfig& cfg) : RefreshJudge(leasePolicyFor(cfg), cfg.leases.writerUsesAppClock) {}
 };
 
 // The PgBouncer in front (--pgbouncer, or the profile's), read at each refresh: its server slots

@@ -34,6 +34,9 @@ public:
     const FindingsModel* findings() const { return &findings_; }
     const DeadlockWindow& deadlocks() const { return deadlocks_; }
     const HolderPresence& holderPresence() const { return presence_; }
+    // The last good refresh's own findings (collectFindings: no companion's, no outage card): what
+    // the history records.
+    const std::vector<Finding>& ownFindings() const { return ownFindings_; }
     const Snapshot& lastSnapshot() const { return last_; }
     // Whether any refresh succeeded yet: "disconnected" (data from before) or never connected.
     bool hasRefreshed() const { return refreshedOk_; }

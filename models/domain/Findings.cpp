@@ -176,4 +176,14 @@ void sortWorstFirst(std::vector<Finding>& findings)
                      [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
 }
 
+std::vector<Finding> RefreshJudge::apply(const Snapshot& s)
+{
+    leases.apply(s);
+    if (s.ok) {
+        deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
+        presence.observe(s, leases);
+    }
+    return s.ok ? collectFindings(s, leases, &deadlocks, &presence) : std::vector<Finding>{};
+}
+
 } // namespace lw

@@ -361,6 +361,10 @@ void LeaseTracker::applyRows(const Snapshot& s, const Begun& b, Listener* listen
 {
     Update u;
     u.listener = listener;
+    lastChanges_.clear();
+    ++applies_;
+    prevAppliedNow_ = appliedNow_;
+    appliedNow_ = serverNow_;
     const LeaseDelta* d = s.leaseDelta.get();
     const bool incremental = !b.first && d && d->baseSeq != 0 && d->source == deltaSource_ &&
                              d->baseSeq == lastSeq_ && s.generation == lastGen_ &&
@@ -388,6 +392,11 @@ void LeaseTracker::applyRows(const Snapshot& s, const Begun& b, Listener* listen
         rows_.erase(rows_.begin() + firstRow, rows_.begin() + last + 1);
         brief_.erase(brief_.begin() + firstRow, brief_.begin() + last + 1);
         staleFrom_.erase(staleFrom_.begin() + firstRow, staleFrom_.begin() + last + 1);
+        const int n = last - firstRow + 1;
+        std::erase_if(lastChanges_, [&](const auto& c) { return c.first >= firstRow && c.first <= last; });
+        for (auto& c : lastChanges_)
+            if (c.first > last)
+                c.first -= n;
         if (listener)
             listener->removed(firstRow, last);
     }
@@ -426,6 +435,8 @@ void LeaseTracker::applyRows(const Snapshot& s, const Begun& b, Listener* listen
             staleFrom_.push_back(staleFrom(brief_.back()));
             rows_.push_back(std::move(e));
         }
+        for (int i = start; i <= last; ++i)
+            lastChanges_.emplace_back(i, u.addedAs[size_t(i - start)]);
         if (listener) {
             listener->appended(start, last);
             for (int i = start; i <= last; ++i)
@@ -447,6 +458,7 @@ void LeaseTracker::observeExisting(int i, const LeaseRow& row, Update& u)
     if (!same) {
         if (holderChanged)
             e.holder = rules_.holderOf(row);
+        lastChanges_.emplace_back(i, change);
         if (u.listener)
             u.listener->observed(i, change);
     }
@@ -460,6 +472,7 @@ void LeaseTracker::observeGone(int i, Update& u)
     observeMissing(e.track, serverNow_);
     retime(i);
     ++releasedCount_;
+    lastChanges_.emplace_back(i, LeaseChange::Release);
     if (u.listener)
         u.listener->observed(i, LeaseChange::Release);
 }
@@ -619,6 +632,11 @@ void LeaseTracker::adopt(Prepared&& f)
     snapRow_ = std::move(f.snapRow);
     index_ = std::move(f.index);
     releasedCount_ = 0;
+    // Its rows come without observed changes: a reader of lastChanges() sees it missed them.
+    lastChanges_.clear();
+    ++applies_;
+    prevAppliedNow_ = appliedNow_;
+    appliedNow_ = f.now;
     staleFrom_.resize(brief_.size());
     for (size_t i = 0; i < brief_.size(); ++i)
         staleFrom_[i] = staleFrom(brief_[i]);

@@ -93,6 +93,18 @@ public:
     // Every row with this lease name, whatever its table (a name is unique per table only).
     std::vector<int> rowsNamed(const QString& name) const;
 
+    // What the last refresh applied did, for a reader that records only that (LeaseChangeReader):
+    // the rows it observed change, in the order it did, as rows now (a row removed since: gone
+    // from the list). applies() counts the refreshes whose rows were applied, and the rows taken
+    // in from a background fill, so that a reader can tell it missed one; rulesVersion() moves
+    // with the policy and the tables, which retime every row.
+    const std::vector<std::pair<int, LeaseChange>>& lastChanges() const { return lastChanges_; }
+    quint64 applies() const { return applies_; }
+    quint64 rulesVersion() const { return rulesVersion_; }
+    // Server time of the last refresh whose rows were applied, and of the one before it.
+    double appliedNow() const { return appliedNow_; }
+    double previousAppliedNow() const { return prevAppliedNow_; }
+
     // Server time now, estimated: the last refresh's now() plus monotonic time since it arrived.
     double serverNowEstimate() const;
     double serverNow() const { return serverNow_; }
@@ -214,6 +226,9 @@ private:
     std::vector<Brief> brief_;
     std::vector<double> staleFrom_; // per row: brief_'s Stale instant (+inf: never), read on its own
     std::vector<int> snapRow_;      // row of each row of the last snapshot's leases
+    std::vector<std::pair<int, LeaseChange>> lastChanges_;
+    quint64 applies_ = 0;
+    double appliedNow_ = 0, prevAppliedNow_ = 0;
     quint64 deltaSource_ = 0, lastSeq_ = 0, lastGen_ = 0;
     int releasedCount_ = 0;
     QHash<QString, int> index_;

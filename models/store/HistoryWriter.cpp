@@ -64,15 +64,13 @@ HistoryOptions HistoryOptions::forProfile(const QString& profile, const PollerCo
 // ---- HistoryWriter ------------------------------------------------------------------------------
 
 HistoryWriter::HistoryWriter(HistoryOptions o)
-    : opts_(std::move(o)), leases_([this] { return clockMs_; }),
+    : opts_(std::move(o)),
       pool_(nullptr, 2, 1) // only the latest counts and the deadlock window are read
 {
     if (opts_.path.isEmpty())
         opts_.path = HistoryOptions::defaultPath(opts_.profile);
     if (!opts_.wallClockMs)
         opts_.wallClockMs = [] { return QDateTime::currentMSecsSinceEpoch(); };
-    leases_.setPolicy(opts_.leasePolicy);
-    leases_.setWriterUsesAppClock(opts_.writerUsesAppClock);
     pool_.setAnalysisConfig(opts_.analysis);
 
     if (!QDir().mkpath(QFileInfo(opts_.path).absolutePath())) {
@@ -308,7 +306,7 @@ qint64 HistoryWriter::groupId(GroupBy by, const PoolGroup& g)
     return lg.groupId;
 }
 
-bool HistoryWriter::write(const Snapshot& s)
+bool HistoryWriter::write(const Snapshot& s, const LeaseChanges& leases, const std::vector<Finding>& findings)
 {
     if (!open_)
         return false;
@@ -317,7 +315,7 @@ bool HistoryWriter::write(const Snapshot& s)
         return fail(db.lastError().text());
     // Snapshot-derived caches (last lease values, blobs) are only committed to memory with the
     // transaction; on failure they are rebuilt from the store.
-    bool ok = writeRefresh(s);
+    bool ok = writeRefresh(s, leases, findings);
     if (ok && s.leaseTables && (!recordedTables_ || *recordedTables_ != *s.leaseTables)) {
         // Detected tables bring their schemes' rules: replays judge each table's rows by them too.
         recordedTables_ = s.leaseTables;
@@ -357,7 +355,7 @@ bool HistoryWriter::write(const Snapshot& s)
     return true;
 }
 
-bool HistoryWriter::writeRefresh(const Snapshot& s)
+bool HistoryWriter::writeRefresh(const Snapshot& s, const LeaseChanges& leases, const std::vector<Finding>& findings)
 {
     QSqlDatabase db = conn_->db();
     QSqlQuery q(db);
@@ -410,10 +408,9 @@ bool HistoryWriter::writeRefresh(const Snapshot& s)
     lastRefreshId_ = refreshId;
     lastServerNow_ = s.serverNow;
     if (s.ok) {
-        clockMs_ = s.receivedMonotonicMs ? s.receivedMonotonicMs : 1;
-        if (!s.leasesError && !recordLeases(s, refreshId))
+        if (!s.leasesError && !recordLeases(s, leases, refreshId))
             return false;
-        if (!recordPool(s, refreshId) || !recordFindings(s, refreshId))
+        if (!recordPool(s, refreshId) || !recordFindings(s, findings, refreshId))
             return false;
     }
     return copyAudit();
@@ -475,43 +472,32 @@ bool HistoryWriter::checkpointRenewals(qint64 refreshId, double at, bool all)
     return true;
 }
 
-void HistoryWriter::LeaseSteps::removed(int first, int last)
+// One lease as the tracker sees it against the lease's last record: a row when something the
+// record keeps changed, classified by the tracker's rule (leaseChange), renewals on schedule counted.
+bool HistoryWriter::recordLease(qint64 refreshId, double at, const LeaseChanges::Lease& e, LeaseChange seenAs)
 {
-    const int n = last - first + 1;
-    if (size_t(last) < state.size())
-        state.erase(state.begin() + first, state.begin() + last + 1);
-    for (auto& c : changes)
-        c.first = c.first > last ? c.first - n : c.first >= first ? -1 : c.first;
-}
-
-// One row of the tracker against the lease's last record: a row when something the record keeps
-// changed, classified by the tracker's rule (leaseChange), renewals on schedule counted.
-bool HistoryWriter::recordLease(qint64 refreshId, double at, int row, LeaseChange seenAs)
-{
-    const LeaseTracker::Entry& e = leases_.entry(row);
-    const int state = int(leases_.stateAt(row, at));
-    steps_.state[size_t(row)] = qint8(state);
+    const int state = int(e.state);
     const auto found = lastLeases_.find(e.key);
     LastLease* last = found == lastLeases_.end() ? nullptr : &found->second;
     if (last)
         last->seen = leaseGeneration_;
     LastLease cur;
     cur.key = e.key;
-    cur.holder = e.track.row.holder;
-    cur.takenAt = e.track.row.takenAt;
-    cur.expiresAt = e.track.row.expiresAt;
+    cur.holder = e.row.holder;
+    cur.takenAt = e.row.takenAt;
+    cur.expiresAt = e.row.expiresAt;
     cur.state = state;
     cur.seen = leaseGeneration_;
     ChangeKind kind = ChangeKind::Modify;
     if (!last) {
         kind = leasesSeen_ && seenAs != LeaseChange::Seen ? ChangeKind::Take : ChangeKind::Seen;
-        cur.leaseId = leaseId(e.key, e.track.row.name);
+        cur.leaseId = leaseId(e.key, e.row.name);
         if (!cur.leaseId)
             return fail(QStringLiteral("cannot intern lease %1").arg(e.key));
     } else {
         LastLease& old = *last;
         cur.leaseId = old.leaseId;
-        switch (leaseChange(old.holder, old.expiresAt, old.takenAt, e.track.row)) {
+        switch (leaseChange(old.holder, old.expiresAt, old.takenAt, e.row)) {
         case LeaseChange::TakeOver:
             kind = ChangeKind::TakeOver;
             break;
@@ -575,26 +561,20 @@ bool HistoryWriter::recordRelease(qint64 refreshId, double at, const QString& ke
     return true;
 }
 
-bool HistoryWriter::recordLeases(const Snapshot& s, qint64 refreshId)
+bool HistoryWriter::recordLeases(const Snapshot& s, const LeaseChanges& leases, qint64 refreshId)
 {
-    // The tracker the window uses judges the state and names each change (take, take-over,
-    // renewal, release). Only the rows it saw change and those whose state moved on with the clock
-    // are compared with their records; every row only on the first refresh after the store was
-    // opened or rolled back, against what the store holds.
-    steps_.changes.clear();
-    leases_.apply(s, &steps_);
-    steps_.state.resize(size_t(leases_.size()), -1);
+    // The tracker the window uses judged the state and named each change (take, take-over,
+    // renewal, release): what it saw change and whose state moved on with the clock is compared
+    // with the records; every lease only after the store was opened or rolled back, against what
+    // the store holds.
+    if (!leases.applied)
+        return true; // the rows did not reach the tracker (loading): nothing is known to have changed
     const double at = s.serverNow;
     ++leaseGeneration_;
-    if (leasesFullPass_ || opts_.compareEveryLease) {
-        for (int i = 0; i < leases_.size(); ++i) {
-            if (leases_.entry(i).track.releasedAt) {
-                steps_.state[size_t(i)] = qint8(LeaseState::Released);
-                continue; // gone from the table: its record is released below
-            }
-            if (!recordLease(refreshId, at, i, LeaseChange::None))
-                return false;
-        }
+    if (leases.all) {
+        for (const LeaseChanges::Lease& l : leases.leases)
+            if (!l.released && !recordLease(refreshId, at, l, LeaseChange::None))
+                return false; // a released one is gone from the table: its record is released below
         std::vector<QString> gone;
         for (const auto& [key, l] : lastLeases_)
             if (l.seen != leaseGeneration_)
@@ -603,23 +583,13 @@ bool HistoryWriter::recordLeases(const Snapshot& s, qint64 refreshId)
             if (!recordRelease(refreshId, at, key))
                 return false;
         leasesFullPass_ = false;
+    } else if (leasesFullPass_) {
+        return true; // changes against records this writer cannot vouch for: wait for every lease
     } else {
-        for (const auto& [row, change] : steps_.changes) {
-            if (row < 0)
-                continue;
-            if (change == LeaseChange::Release) {
-                steps_.state[size_t(row)] = qint8(LeaseState::Released);
-                if (!recordRelease(refreshId, at, leases_.entry(row).key))
-                    return false;
-            } else if (!recordLease(refreshId, at, row, change)) {
+        for (const LeaseChanges::Lease& l : leases.leases) {
+            if (l.released ? !recordRelease(refreshId, at, l.key) : !recordLease(refreshId, at, l, l.change))
                 return false;
-            }
         }
-        // The clock's changes (held → renewal overdue → stale): one state a row compared.
-        for (int i = 0; i < leases_.size(); ++i)
-            if (steps_.state[size_t(i)] != qint8(LeaseState::Released) &&
-                steps_.state[size_t(i)] != qint8(leases_.stateAt(i, at)) && !recordLease(refreshId, at, i, LeaseChange::None))
-                return false;
     }
     leasesSeen_ = true;
     return checkpointRenewals(refreshId, at, false);
@@ -696,11 +666,8 @@ bool HistoryWriter::recordPool(const Snapshot& s, qint64 refreshId)
     return true;
 }
 
-bool HistoryWriter::recordFindings(const Snapshot& s, qint64 refreshId)
+bool HistoryWriter::recordFindings(const Snapshot& s, const std::vector<Finding>& findings, qint64 refreshId)
 {
-    deadlocks_.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-    presence_.observe(s, leases_);
-    const std::vector<Finding> findings = collectFindings(s, leases_, &deadlocks_, &presence_);
     QSqlQuery q(conn_->db());
     QSet<QString> now;
     for (const Finding& f : findings) {
@@ -1025,21 +992,25 @@ HistoryRecorder::~HistoryRecorder()
     thread_.wait();
 }
 
-void HistoryRecorder::record(const Snapshot& s)
+void HistoryRecorder::record(const Snapshot& s, const LeaseTracker& leases, const std::vector<Finding>& findings)
 {
     if (!open_)
         return;
     if (queued_.load() >= maxQueued_) {
         // The change tables compare with what was last written: the next refresh that gets through
-        // records every change since, only the intermediate steps are lost.
+        // records every lease against its record, only the intermediate steps are lost.
         skipped_.fetch_add(1);
+        wantsAll_ = true;
         return;
     }
     queued_.fetch_add(1);
+    LeaseChanges changes = changes_.read(leases, wantsAll_.exchange(false));
     QMetaObject::invokeMethod(
         worker_,
-        [this, s] {
-            const bool ok = writer_->write(s);
+        [this, s, changes = std::move(changes), findings] {
+            const bool ok = writer_->write(s, changes, findings);
+            if (writer_->wantsAllLeases())
+                wantsAll_ = true;
             queued_.fetch_sub(1);
             if (ok != writing_) {
                 writing_ = ok;

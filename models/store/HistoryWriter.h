@@ -2,14 +2,16 @@
 // Records every refresh of one profile into its local SQLite history (issue 9, point 1).
 //
 // HistoryWriter does the work synchronously on the thread that created it (it owns one QSqlDatabase
-// connection); HistoryRecorder runs one on a thread of its own and takes snapshots from the GUI
-// thread (connect Monitor::refreshed to HistoryRecorder::record). One transaction per refresh; then
+// connection); HistoryRecorder runs one on a thread of its own and takes refreshes from the GUI
+// thread (on Monitor::refreshed, HistoryRecorder::record with the Monitor's tracker and findings).
+// One transaction per refresh; then
 // at most one small retention batch (age and size bounds), so the writer never stalls for long.
 //
-// Lease states and changes are judged by a LeaseTracker of the writer's own fed with the same
-// snapshots and policy as the window's, and findings by the same collectFindings(): the record says
-// what the operator saw.
+// It judges nothing itself: it is handed what the window's lease tracker saw change
+// (LeaseChanges) and the window's findings, so the record says what the operator saw, and a
+// refresh costs what changed in it, not the number of leases.
 #include "domain/Findings.h"
+#include "domain/LeaseChanges.h"
 #include "domain/PoolHistory.h"
 #include "domain/Analysis.h"
 #include "SqliteConnection.h"
@@ -55,9 +57,6 @@ struct HistoryOptions
     // to about one per minute: the first refresh of each minute plus the refreshes with the
     // minute's most connections, lock-table entries and lock waits; failed refreshes all stay.
     double fullResolutionS = 3600;
-    // Every lease compared with its record at every refresh, as after opening the store, instead of
-    // only what the tracker saw change: the tests' reference for the incremental path.
-    bool compareEveryLease = false;
     int maxQueued = 120;          // snapshots waiting for the writer; beyond that refreshes are skipped
     // Local wall clock (ms since the epoch) for retention by age; tests inject their own.
     std::function<qint64()> wallClockMs;
@@ -86,8 +85,12 @@ public:
     qint64 takenBy() const { return takenBy_; }
 
     // Records one refresh in one transaction, then runs one retention step. False on a write error
-    // (the refresh is then missing from the history; the next one is recorded normally).
-    bool write(const Snapshot& s);
+    // (the refresh is then missing from the history; the next one is recorded normally). `leases`
+    // is what the lease tracker saw in this refresh, `findings` its collectFindings().
+    bool write(const Snapshot& s, const LeaseChanges& leases, const std::vector<Finding>& findings);
+    // The lease records are to be compared with every lease (after opening the store, or a write
+    // that was rolled back): until a LeaseChanges with `all` comes, the leases are not recorded.
+    bool wantsAllLeases() const { return leasesFullPass_; }
     // One bounded retention batch; true while more is left to delete.
     bool retentionStep();
     // Pages in use × page size (free pages excluded), the measure of the size bound.
@@ -129,14 +132,14 @@ private:
         std::array<int, 5> counts{};
     };
 
-    bool writeRefresh(const Snapshot& s);
-    bool recordLeases(const Snapshot& s, qint64 refreshId);
+    bool writeRefresh(const Snapshot& s, const LeaseChanges& leases, const std::vector<Finding>& findings);
+    bool recordLeases(const Snapshot& s, const LeaseChanges& leases, qint64 refreshId);
     bool recordPool(const Snapshot& s, qint64 refreshId);
-    bool recordFindings(const Snapshot& s, qint64 refreshId);
+    bool recordFindings(const Snapshot& s, const std::vector<Finding>& findings, qint64 refreshId);
     bool copyAudit();
     bool insertChange(qint64 refreshId, double at, int kind, const LastLease& v);
     bool flushRenewals(qint64 refreshId, double at, LastLease& l);
-    bool recordLease(qint64 refreshId, double at, int row, LeaseChange seenAs);
+    bool recordLease(qint64 refreshId, double at, const LeaseChanges::Lease& l, LeaseChange seenAs);
     bool recordRelease(qint64 refreshId, double at, const QString& key);
     bool checkpointRenewals(qint64 refreshId, double at, bool all);
     bool downsampleStep();
@@ -159,24 +162,7 @@ private:
     Stats stats_;
 
     // What the store says now, so unchanged things cost nothing.
-    qint64 clockMs_ = 1;
-    LeaseTracker leases_;
-    // The tracker's steps of this refresh: the rows it saw change, and per row the state last
-    // recorded, kept in step as rows go and come.
-    struct LeaseSteps final : LeaseTracker::Listener
-    {
-        std::vector<std::pair<int, LeaseChange>> changes; // row (-1: removed since), change
-        std::vector<qint8> state;
-        void observed(int row, LeaseChange change) override { changes.emplace_back(row, change); }
-        void aboutToRemove(int, int) override {}
-        void removed(int first, int last) override;
-        void aboutToAppend(int, int) override {}
-        void appended(int, int last) override { state.resize(size_t(last) + 1, -1); }
-    };
-    LeaseSteps steps_;
     bool leasesFullPass_ = true; // the next refresh compares every row with the store's records
-    DeadlockWindow deadlocks_;
-    HolderPresence presence_;
     PoolHistory pool_;
     QHash<QString, qint64> leaseIds_;
     std::unordered_map<QString, LastLease> lastLeases_;
@@ -230,12 +216,13 @@ public:
     QString notice() const { return notice_; } // e.g. a damaged store kept aside and replaced
     qint64 takenBy() const { return takenBy_; } // another process writes the store (not opened)
     int skipped() const { return skipped_.load(); }
+    // Records one refresh: the snapshot, what the lease tracker that applied it saw change (read
+    // here, on the caller's thread, before the tracker moves on) and its findings. Connect it to
+    // Monitor::refreshed with the Monitor's tracker and findings.
+    void record(const lw::Snapshot& s, const LeaseTracker& leases, const std::vector<Finding>& findings);
     // Blocks until every snapshot handed over so far is written (tests, export of the last minute).
     void flush();
     HistoryWriter::Stats stats();
-
-public Q_SLOTS:
-    void record(const lw::Snapshot& s);
 
 Q_SIGNALS:
     // Writing stopped (a full disk, a store gone read-only: `why`) or works again. While stopped,
@@ -255,6 +242,8 @@ private:
     int maxQueued_;
     std::atomic<int> queued_{0};
     std::atomic<int> skipped_{0};
+    LeaseChangeReader changes_;         // caller's thread
+    std::atomic<bool> wantsAll_{false}; // a refresh was skipped or the writer rolled back
     bool writing_ = true; // the last write succeeded (writer thread only)
 };
 

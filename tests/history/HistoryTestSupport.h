@@ -5,6 +5,8 @@
 #include "domain/Snapshot.h"
 #include "../support/DomainRows.h"
 #include "store/HistoryWriter.h"
+#include "domain/Findings.h"
+#include "domain/LeaseChanges.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>
@@ -126,6 +128,46 @@ private:
         return c;
     }
     QString name_;
+};
+
+// A writer fed as a Monitor feeds its recorder: a tracker with the options' policy applies each
+// refresh, and the writer is handed what it saw change and its findings. `everyLease`: every lease
+// is handed at every refresh (the reference the incremental path is compared with).
+class FedWriter : public HistoryWriter
+{
+public:
+    explicit FedWriter(const HistoryOptions& o, bool everyLease = false)
+        : HistoryWriter(o), judge_(o.leasePolicy, o.writerUsesAppClock), everyLease_(everyLease)
+    {
+    }
+    using HistoryWriter::write;
+    bool write(const Snapshot& s)
+    {
+        const std::vector<Finding> findings = judge_.apply(s);
+        return HistoryWriter::write(s, reader_.read(judge_.leases, everyLease_ || wantsAllLeases()), findings);
+    }
+    const LeaseTracker& tracker() const { return judge_.leases; }
+
+private:
+    RefreshJudge judge_;
+    LeaseChangeReader reader_;
+    bool everyLease_;
+};
+
+// A recorder fed the same way, from the test's thread.
+class FedRecorder : public HistoryRecorder
+{
+public:
+    explicit FedRecorder(const HistoryOptions& o) : HistoryRecorder(o), judge_(o.leasePolicy, o.writerUsesAppClock) {}
+    using HistoryRecorder::record;
+    void record(const Snapshot& s)
+    {
+        const std::vector<Finding> findings = judge_.apply(s);
+        HistoryRecorder::record(s, judge_.leases, findings);
+    }
+
+private:
+    RefreshJudge judge_;
 };
 
 } // namespace lw::test

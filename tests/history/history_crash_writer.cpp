@@ -22,7 +22,7 @@ int main(int argc, char** argv)
     o.path = QString::fromLocal8Bit(argv[1]);
     o.profile = QStringLiteral("crash");
     o.maxBytes = 4LL * 1024 * 1024; // retention runs too while it is killed
-    HistoryWriter w(o);
+    FedWriter w(o);
     if (!w.isOpen()) {
         std::fprintf(stderr, "%s\n", qPrintable(w.errorString()));
         return 1;

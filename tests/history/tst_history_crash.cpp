@@ -72,7 +72,7 @@ private Q_SLOTS:
         // And it takes new writes where it left off.
         HistoryOptions o;
         o.path = path;
-        HistoryWriter w(o);
+        FedWriter w(o);
         QVERIFY2(w.isOpen(), qPrintable(w.errorString()));
         SnapshotSpec sp;
         sp.now = 2e9;

@@ -61,7 +61,7 @@ private Q_SLOTS:
         o.profile = QStringLiteral("disk");
         o.path = dir.filePath("store.sqlite");
         o.wallClockMs = [] { return qint64(20'000'000); };
-        HistoryRecorder rec(o);
+        FedRecorder rec(o);
         QVERIFY2(rec.isOpen(), qPrintable(rec.errorString()));
         QSignalSpy changed(&rec, &HistoryRecorder::recordingChanged);
 
@@ -114,7 +114,7 @@ private Q_SLOTS:
         HistoryOptions o;
         o.profile = QStringLiteral("nowhere");
         o.path = QStringLiteral("/proc/leasewatch-none/history/store.sqlite");
-        HistoryRecorder rec(o);
+        FedRecorder rec(o);
         QVERIFY(!rec.isOpen());
         QVERIFY2(rec.errorString().contains("/proc/leasewatch-none/history"), qPrintable(rec.errorString()));
         rec.record(makeSnapshot(SnapshotSpec{})); // ignored, not a crash

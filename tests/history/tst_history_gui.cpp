@@ -47,7 +47,7 @@ private Q_SLOTS:
         HistoryOptions o;
         o.path = path_;
         o.wallClockMs = [] { return qint64(20'000'000); }; // the synthetic refreshes are all younger than 7 days
-        HistoryWriter w(o);
+        FedWriter w(o);
         for (int i = 0; i < 60; ++i) {
             SnapshotSpec sp;
             sp.now = 8000 + i;
@@ -191,7 +191,7 @@ private Q_SLOTS:
             o.profile = QStringLiteral("thinned");
             o.path = path;
             o.wallClockMs = [] { return qint64(40'000'000); };
-            HistoryWriter w(o);
+            FedWriter w(o);
             for (int i = 0; i < 7200; ++i) {
                 SnapshotSpec sp;
                 sp.now = t0 + i;

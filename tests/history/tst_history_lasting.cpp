@@ -95,7 +95,7 @@ private Q_SLOTS:
         const QString path = file(QStringLiteral("renewals.sqlite"));
         HistoryOptions o = options(path);
         o.renewalIntervalS = 60;
-        auto w = std::make_unique<HistoryWriter>(o);
+        auto w = std::make_unique<FedWriter>(o);
         QVERIFY2(w->isOpen(), qPrintable(w->errorString()));
         RenewingLease r;
         r.crashAt = 10200; // the holder dies: overdue, then stale
@@ -179,7 +179,7 @@ private Q_SLOTS:
     {
         const QString path = file(QStringLiteral("uncounted.sqlite"));
         HistoryOptions o = options(path);
-        auto w = std::make_unique<HistoryWriter>(o);
+        auto w = std::make_unique<FedWriter>(o);
         RenewingLease r;
         Judge live;
         QMap<QString, LeaseState> last;
@@ -209,7 +209,7 @@ private Q_SLOTS:
         const QString path = file(QStringLiteral("thin.sqlite"));
         HistoryOptions o = options(path);
         o.fullResolutionS = 600;
-        HistoryWriter w(o);
+        FedWriter w(o);
         const double t0 = 60000; // a minute boundary
         const int n = 2400;      // 40 minutes, one refresh a second
         for (int i = 0; i < n; ++i) {
@@ -279,7 +279,7 @@ private Q_SLOTS:
     {
         const QString path = file(QStringLiteral("delta.sqlite"));
         {
-            HistoryWriter w(options(path));
+            FedWriter w(options(path));
             for (int t = 0; t < 200; ++t) {
                 SnapshotSpec sp;
                 sp.now = 50000 + t;
@@ -328,7 +328,7 @@ private Q_SLOTS:
         const QString path = file(QStringLiteral("schema1.sqlite"));
         RenewingLease r;
         {
-            HistoryWriter w(options(path));
+            FedWriter w(options(path));
             for (double t = 10000; t <= 10030; t += 1)
                 QVERIFY(w.write(refreshAt(t, r)));
         }
@@ -367,7 +367,7 @@ private Q_SLOTS:
                     QCOMPARE(*l.expiresAt, r.lastRenewal(10012) + r.ttl);
         }
         {
-            HistoryWriter w(options(path));
+            FedWriter w(options(path));
             QVERIFY2(w.isOpen(), qPrintable(w.errorString()));
             for (double t = 10031; t <= 10060; t += 1)
                 QVERIFY(w.write(refreshAt(t, r)));

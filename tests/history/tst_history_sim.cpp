@@ -37,6 +37,7 @@ struct Recording
 {
     std::unique_ptr<Monitor> monitor;
     std::unique_ptr<HistoryRecorder> recorder;
+    QMetaObject::Connection recording;
     int okRefreshes = 0;
     QSet<QString> livePairs; // "lease\tholder" as the live snapshots had them
     QHash<QString, QStringList> liveHolders; // per lease, holders one after another as polled
@@ -55,7 +56,10 @@ struct Recording
         o.path = path;
         o.auditPath.clear();
         recorder = std::make_unique<HistoryRecorder>(o);
-        QObject::connect(monitor.get(), &Monitor::refreshed, recorder.get(), &HistoryRecorder::record);
+        // As the window and `leasewatch record` connect it: the Monitor's tracker and findings.
+        recording = QObject::connect(monitor.get(), &Monitor::refreshed, recorder.get(), [this](const Snapshot& s) {
+            recorder->record(s, monitor->leases()->tracker(), monitor->ownFindings());
+        });
         QObject::connect(monitor.get(), &Monitor::refreshed, monitor.get(), [this](const Snapshot& s) {
             if (s.ok && !s.leasesError)
                 ++okRefreshes;
@@ -82,7 +86,7 @@ struct Recording
     // counted renewals written, so the last refresh replays exactly).
     void stop()
     {
-        QObject::disconnect(monitor.get(), &Monitor::refreshed, recorder.get(), &HistoryRecorder::record);
+        QObject::disconnect(recording);
         recorder->flush();
         skipped = recorder->skipped();
         recorder.reset();
@@ -339,6 +343,60 @@ private Q_SLOTS:
         }));
         if (sawStale)
             QVERIFY(std::any_of(tl.begin(), to, [](const LeaseTimelineEvent& e) { return e.kind == K::Expired; }));
+    }
+
+    // A first read big enough to be prepared off the GUI thread (Monitor's background fill): the
+    // recorder is handed nothing about leases while the rows go in, then every lease once they are,
+    // and from then on what changes. The history holds each lease once, as the window showed it.
+    void bigFirstReadIsRecordedOnceItsRowsAreIn()
+    {
+        test::TestDatabase db(QStringLiteral("hist_big"));
+        constexpr int kLeases = 30000; // above LeaseModel's background-fill threshold (20 000)
+        db.exec(QStringLiteral("CREATE TABLE leases (name text PRIMARY KEY, holder text, taken_at timestamptz, "
+                               "expires_at timestamptz);"
+                               "INSERT INTO leases SELECT 'job-' || g, 'app-' || (g % 5) || ':' || (1000 + g % 5) "
+                               "|| ':00ff00ff00ff' || lpad(to_hex(g), 4, '0'), now(), now() + interval '1 hour' "
+                               "FROM generate_series(1, %1) g")
+                    .arg(kLeases));
+        const QString path = dir_.filePath(QStringLiteral("big.sqlite"));
+        Recording rec(db.dsn(), path);
+        int loadingRefreshes = 0;
+        QObject::connect(rec.monitor.get(), &Monitor::refreshed, rec.monitor.get(),
+                         [&rec, &loadingRefreshes](const Snapshot&) {
+                             if (rec.monitor->leases()->rowsLoading() > 0)
+                                 ++loadingRefreshes;
+                         });
+        rec.monitor->start();
+        QTRY_VERIFY_WITH_TIMEOUT(rec.monitor->leases()->rowCount() == kLeases &&
+                                     rec.monitor->leases()->rowsLoading() == 0,
+                                 60000);
+        QVERIFY2(loadingRefreshes > 0, "the first read went in in the background");
+        QVERIFY(rec.waitRefreshes(2, 30000));
+        db.exec(QStringLiteral("UPDATE leases SET holder = 'app-9:2000:feedfeedfeedfeed', taken_at = now(), "
+                               "expires_at = now() + interval '1 hour' WHERE name = 'job-7';"
+                               "DELETE FROM leases WHERE name = 'job-8'"));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.monitor->leases()->rowOfKey(QStringLiteral("job-8")) >= 0 &&
+                                     rec.monitor->leases()->stateAt(rec.monitor->leases()->rowOfKey(
+                                         QStringLiteral("job-8"))) == LeaseState::Released,
+                                 30000);
+        QVERIFY(rec.waitRefreshes(1, 30000));
+        rec.stop();
+
+        HistoryReader r(path);
+        QHash<QString, QList<ChangeKind>> kinds;
+        for (const LeaseChangeRow& c : r.leaseChanges())
+            kinds[c.key] << c.kind;
+        QCOMPARE(kinds.size(), kLeases);
+        for (auto it = kinds.cbegin(); it != kinds.cend(); ++it) {
+            if (it.key() == QLatin1String("job-7"))
+                QCOMPARE(it.value(), (QList<ChangeKind>{ChangeKind::Seen, ChangeKind::Take}));
+            else if (it.key() == QLatin1String("job-8"))
+                QCOMPARE(it.value(), (QList<ChangeKind>{ChangeKind::Seen, ChangeKind::Release}));
+            else
+                QCOMPARE(it.value(), QList<ChangeKind>{ChangeKind::Seen});
+        }
+        const auto job7 = r.leaseChanges(QStringLiteral("job-7"));
+        QCOMPARE(job7.back().holder, std::optional<QString>(QStringLiteral("app-9:2000:feedfeedfeedfeed")));
     }
 
     void bundleShowsWhatLiveShowed()

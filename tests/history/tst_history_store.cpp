@@ -89,7 +89,7 @@ private Q_SLOTS:
     {
         const QString path = file(QStringLiteral("schema.sqlite"));
         {
-            HistoryWriter w(options(path));
+            FedWriter w(options(path));
             QVERIFY2(w.isOpen(), qPrintable(w.errorString()));
             QVERIFY(w.write(makeSnapshot({})));
         }
@@ -123,7 +123,7 @@ private Q_SLOTS:
     {
         QFETCH(int, refreshes);
         const QString path = file(QStringLiteral("unchanged-%1.sqlite").arg(refreshes));
-        HistoryWriter w(options(path));
+        FedWriter w(options(path));
         QVERIFY(w.isOpen());
         SnapshotSpec sp;
         // Expires in an hour, taken a minute ago: held for the whole test, no renewal due.
@@ -152,7 +152,7 @@ private Q_SLOTS:
         o.wallClockMs = [] { return qint64(1100 * 1000); };
         AuditLog audit(auditPath);
         QVERIFY(audit.isOpen());
-        HistoryWriter w(o);
+        FedWriter w(o);
         QVERIFY(w.isOpen());
         const QString h1 = QStringLiteral("app-1:11:aaaa"), h2 = QStringLiteral("app-2:22:bbbb"),
                       h3 = QStringLiteral("app-3:33:cccc");
@@ -253,7 +253,7 @@ private Q_SLOTS:
     void takeAfterReleaseReplacesNobody()
     {
         const QString path = file(QStringLiteral("retake.sqlite"));
-        HistoryWriter w(options(path));
+        FedWriter w(options(path));
         QVERIFY(w.isOpen());
         const QString h1 = QStringLiteral("app-1:11:aaaa"), h2 = QStringLiteral("app-2:22:bbbb");
         auto at = [&](double now, std::vector<LeaseRow> leases) {
@@ -291,7 +291,7 @@ private Q_SLOTS:
     {
         QFETCH(int, index);
         const QString path = file(QStringLiteral("reconstruct-%1.sqlite").arg(index));
-        auto w = std::make_unique<HistoryWriter>(options(path));
+        auto w = std::make_unique<FedWriter>(options(path));
         std::vector<Snapshot> written;
         auto names = std::make_shared<const KeyNames>(KeyNames{{42, {QStringLiteral("sweep")}}});
         for (int i = 0; i < 20; ++i) {
@@ -344,7 +344,7 @@ private Q_SLOTS:
             std::vector<LeaseTableConfig>{LeaseTableConfig{}, *LeaseTableConfig::preset("shedlock")});
         std::vector<Snapshot> written;
         {
-            HistoryWriter w(options(path));
+            FedWriter w(options(path));
             for (int i = 0; i < 3; ++i) {
                 SnapshotSpec sp;
                 sp.now = 7000 + i;
@@ -381,7 +381,7 @@ private Q_SLOTS:
         // A real store, then cut to its first page: the schema points at pages that are gone.
         const QString real = file(QStringLiteral("real.sqlite"));
         {
-            HistoryWriter w(options(real));
+            FedWriter w(options(real));
             SnapshotSpec sp;
             for (int i = 0; i < 200; ++i)
                 sp.leases.push_back(lease(QStringLiteral("job-%1").arg(i), "h:1:a", 990, 4000));
@@ -406,7 +406,7 @@ private Q_SLOTS:
             QVERIFY(!bundle.errorString().isEmpty());
             QVERIFY(QFile::exists(path));
 
-            HistoryWriter w(options(path));
+            FedWriter w(options(path));
             QVERIFY2(w.isOpen(), qPrintable(w.errorString()));
             QVERIFY(w.keptAside().startsWith(path + ".damaged-"));
             QFile kept(w.keptAside());
@@ -422,7 +422,7 @@ private Q_SLOTS:
     void failedRefreshIsAGap()
     {
         const QString path = file(QStringLiteral("failed.sqlite"));
-        HistoryWriter w(options(path));
+        FedWriter w(options(path));
         SnapshotSpec sp;
         sp.leases = {lease("job", "h:1:a", 990, 4000)};
         QVERIFY(w.write(makeSnapshot(sp)));
@@ -448,7 +448,7 @@ private Q_SLOTS:
         o.retentionBatchRows = 7; // many small batches
         qint64 now = base;
         o.wallClockMs = [&now] { return now; };
-        HistoryWriter w(o);
+        FedWriter w(o);
         // Ten days, one refresh every 2.4 hours: "old-job" lives through all of it unchanged,
         // "early-job" is released on day 1.
         for (int i = 0; i < 100; ++i) {
@@ -488,7 +488,7 @@ private Q_SLOTS:
         const QString path = file(QStringLiteral("size.sqlite"));
         HistoryOptions o = options(path);
         o.maxBytes = 400 * 1024;
-        auto w = std::make_unique<HistoryWriter>(o);
+        auto w = std::make_unique<FedWriter>(o);
         qint64 maxUsed = 0;
         // Sessions that change every refresh (a new blob each time) and 50 renewing leases.
         for (int i = 0; i < 2500; ++i) {
@@ -521,7 +521,7 @@ private Q_SLOTS:
     void bundleHoldsTheRangeAndReopensLikeAStore()
     {
         const QString path = file(QStringLiteral("src.sqlite"));
-        HistoryWriter w(options(path));
+        FedWriter w(options(path));
         std::vector<Snapshot> written;
         for (int i = 0; i < 40; ++i) {
             SnapshotSpec sp;
@@ -571,7 +571,7 @@ private Q_SLOTS:
     void recordedMonitorAppliesLikeLive()
     {
         const QString path = file(QStringLiteral("recorded.sqlite"));
-        HistoryWriter w(options(path));
+        FedWriter w(options(path));
         PollerConfig cfg;
         LeaseModel reference(nullptr, [] { return qint64(1); });
         QAbstractItemModelTester referenceTester(&reference, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -628,7 +628,7 @@ private Q_SLOTS:
     void recorderWritesOffTheGuiThread()
     {
         const QString path = file(QStringLiteral("recorder.sqlite"));
-        HistoryRecorder rec(options(path));
+        FedRecorder rec(options(path));
         QVERIFY2(rec.isOpen(), qPrintable(rec.errorString()));
         QCOMPARE(rec.path(), path);
         for (int i = 0; i < 50; ++i) {
@@ -651,7 +651,7 @@ private Q_SLOTS:
         SnapshotSpec sp;
         sp.leases = {lease("job", "h:1:a", 900, 9000)};
         for (int run = 0; run < 3; ++run) {
-            HistoryWriter w(options(path));
+            FedWriter w(options(path));
             for (int i = 0; i < 5; ++i) {
                 sp.now = 1000 + run * 10 + i;
                 QVERIFY(w.write(makeSnapshot(sp)));
@@ -671,13 +671,12 @@ private Q_SLOTS:
         const QString incPath = file(QStringLiteral("incremental.sqlite"));
         const QString fullPath = file(QStringLiteral("every-lease.sqlite"));
         HistoryOptions fullOpts = options(fullPath);
-        fullOpts.compareEveryLease = true;
         fullOpts.renewalIntervalS = 40; // counted renewals are checkpointed within the run too
         HistoryOptions incOpts = options(incPath);
         incOpts.renewalIntervalS = 40;
         {
-            HistoryWriter inc(incOpts);
-            HistoryWriter full(fullOpts);
+            FedWriter inc(incOpts);
+            FedWriter full(fullOpts, true); // every lease handed at every refresh
             QVERIFY(inc.isOpen() && full.isOpen());
             const quint32 seed = QRandomGenerator::global()->generate();
             QRandomGenerator rng(seed);

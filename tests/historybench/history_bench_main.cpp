@@ -192,7 +192,7 @@ QJsonObject runStorage(const StorageCase& c)
     HistoryWriter::Stats stats;
     qint64 used = 0;
     {
-        HistoryWriter w(o);
+        FedWriter w(o);
         if (!w.isOpen())
             throw std::runtime_error(w.errorString().toStdString());
         const auto t0 = Clock::now();
