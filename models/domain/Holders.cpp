@@ -28,21 +28,22 @@ void HolderPresence::observe(const Snapshot& s, const LeaseTracker& leases)
         const LeaseState st = leases.stateAt(i, now);
         const LeaseTracker::Entry& e = leases.entry(i);
         if ((st != LeaseState::Held && st != LeaseState::ExpiringSoon) || !e.holder.structured ||
-            e.holder.host.isEmpty())
+            e.holderHost().isEmpty())
             continue;
-        auto counted = byHost.find(e.holder.host);
+        const QString host = e.holderHost().toString();
+        auto counted = byHost.find(host);
         if (counted == byHost.end()) {
             int n = 0;
             for (const SessionRow& r : s.sessions)
-                n += sessionFromHost(r, e.holder.host) ? 1 : 0;
-            counted = byHost.insert(e.holder.host, n);
+                n += sessionFromHost(r, host) ? 1 : 0;
+            counted = byHost.insert(host, n);
         }
         const double takenAt = e.track.row.takenAt.value_or(0);
         const double span = e.track.row.expiresAt.value_or(takenAt) - takenAt;
         Seen w = watched_.value(e.key);
-        if (w.host != e.holder.host || w.takenAt != takenAt) {
+        if (w.host != host || w.takenAt != takenAt) {
             w = Seen{}; // another lock: what was seen is about the last one
-            w.host = e.holder.host;
+            w.host = host;
             w.takenAt = takenAt;
             w.takenInView = prevNow_ > 0 && takenAt > prevNow_ - 1; // 1 s: the writer's clock (ShedLock's own)
             w.span = span;
@@ -148,7 +149,7 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
     const LeaseTrack& t = e.track;
     ev.state = classifyLease(t, serverNow, policy);
     if (e.holder.structured)
-        ev.holderHost = e.holder.host;
+        ev.holderHost = e.holderHost().toString();
     else if (t.row.holder)
         ev.holderHost = t.row.holder->section(QLatin1Char(':'), 0, 0).trimmed(); // "host" or "host:…"
     ev.sinceRenewal = secondsSinceRenewal(t, serverNow);
@@ -223,7 +224,7 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
         // Liquibase's holder names its address too ("buildbox (10.0.0.5)"): a JDBC session shows
         // only the address, so either speaks for the host.
         const QString address = table && table->holderFormat == LeaseTableConfig::HolderFormat::HostAddress
-                                    ? e.holder.token
+                                    ? e.holderToken().toString()
                                     : QString();
         for (const SessionRow& s : sessions)
             if (sessionFromHost(s, ev.holderHost) || (!address.isEmpty() && sessionFromHost(s, address)))

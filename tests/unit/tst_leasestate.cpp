@@ -30,9 +30,9 @@ private Q_SLOTS:
         const HolderParts p = lw::splitHolder(holder);
         QCOMPARE(p.structured, structured);
         if (structured) {
-            QTEST(p.host, "host");
+            QTEST(p.host(holder).toString(), "host");
             QTEST(p.pid, "pid");
-            QTEST(p.token, "token");
+            QTEST(p.token(holder).toString(), "token");
         }
     }
 
@@ -62,8 +62,8 @@ private Q_SLOTS:
         QVERIFY(table);
         const HolderParts p = lw::splitHolder(holder, table->holderFormat);
         QVERIFY(p.structured);
-        QTEST(p.host, "host");
-        QTEST(p.token, "token");
+        QTEST(p.host(holder).toString(), "host");
+        QTEST(p.token(holder).toString(), "token");
         QCOMPARE(p.pid, qint64(0));
     }
 
