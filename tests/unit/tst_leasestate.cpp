@@ -1,9 +1,39 @@
 // The inference behind a lease's state: TTL, last renewal, overdue, stale, takeover.
+#include "domain/LeaseChanges.h"
 #include "domain/LeaseState.h"
 
 #include <QTest>
 
 using namespace lw;
+
+namespace {
+LeaseRow leaseRow(const QString& name, const QString& holder, double taken, double expires)
+{
+    LeaseRow r;
+    r.name = name;
+    r.holder = holder;
+    r.takenAt = taken;
+    r.expiresAt = expires;
+    return r;
+}
+Snapshot refreshAt(double now, std::vector<LeaseRow> rows)
+{
+    Snapshot s;
+    s.ok = true;
+    s.serverNow = now;
+    s.receivedMonotonicMs = qint64(now * 1000);
+    s.leases = std::move(rows);
+    return s;
+}
+// What a reader was handed, as "key change state" words, in the order given.
+QStringList said(const LeaseChanges& c)
+{
+    QStringList out;
+    for (const LeaseChanges::Lease& l : c.leases)
+        out << QStringLiteral("%1 %2 %3").arg(l.key).arg(int(l.change)).arg(leaseStateKey(l.state));
+    return out;
+}
+} // namespace
 
 class TestLeaseState : public QObject
 {
@@ -220,6 +250,70 @@ private Q_SLOTS:
         t.lastRenewal = 45; // pretend a renewal at 45 (overdue not reached at 60)
         QCOMPARE(classifyLease(t, 40, pol), LeaseState::Held);
         QCOMPARE(classifyLease(t, 60, pol), LeaseState::ExpiringSoon);
+    }
+
+    // What the history is handed (issue 24, point 4): the tracker's changes of the refresh, the
+    // leases the clock moved to another state, and every lease when the reader cannot vouch for
+    // the difference.
+    void changeReaderHandsWhatChanged()
+    {
+        LeaseTracker t([] { return qint64(0); });
+        LeaseChangeReader reader;
+        const double t0 = 1000;
+        const LeaseRow a = leaseRow(QStringLiteral("a"), QStringLiteral("h:1:aa"), t0 - 5, t0 + 20);
+        const LeaseRow b = leaseRow(QStringLiteral("b"), QStringLiteral("h:2:bb"), t0 - 5, t0 + 2.5);
+        QCOMPARE(reader.read(t).applied, false); // nothing applied yet
+
+        t.apply(refreshAt(t0, {a, b}));
+        LeaseChanges c = reader.read(t);
+        QVERIFY(c.applied && c.all); // a first read: every lease
+        QCOMPARE(c.leases.size(), size_t(2));
+        QCOMPARE(reader.read(t).applied, false); // read once
+
+        // a renewed: its change; b untouched and still held: not listed.
+        LeaseRow a2 = a;
+        a2.expiresAt = t0 + 21;
+        t.apply(refreshAt(t0 + 1, {a2, b}));
+        c = reader.read(t);
+        QVERIFY(c.applied && !c.all);
+        QCOMPARE(said(c), QStringList{QStringLiteral("a %1 held").arg(int(LeaseChange::Renew))});
+
+        // b's expiry passes with no renewal: the clock alone makes it stale, and it is listed.
+        t.apply(refreshAt(t0 + 4, {a2, b}));
+        c = reader.read(t);
+        QVERIFY(!c.all);
+        QCOMPARE(said(c), QStringList{QStringLiteral("b %1 stale").arg(int(LeaseChange::None))});
+
+        // b released (gone from the table).
+        t.apply(refreshAt(t0 + 5, {a2}));
+        c = reader.read(t);
+        QCOMPARE(c.leases.size(), size_t(1));
+        QVERIFY(c.leases[0].key == QLatin1String("b") && c.leases[0].released &&
+                c.leases[0].change == LeaseChange::Release);
+
+        // A refresh the reader did not see: the next read hands every lease.
+        t.apply(refreshAt(t0 + 6, {a2}));
+        t.apply(refreshAt(t0 + 7, {a2}));
+        c = reader.read(t);
+        QVERIFY(c.all);
+        QCOMPARE(c.leases.size(), size_t(t.size()));
+
+        // New rules retime every row: every lease again. And a consumer that asks gets every lease.
+        LeasePolicy p = t.policy();
+        p.ttlOverride = 60;
+        t.setPolicy(p);
+        t.apply(refreshAt(t0 + 8, {a2}));
+        QVERIFY(reader.read(t).all);
+        t.apply(refreshAt(t0 + 9, {a2}));
+        QVERIFY(reader.read(t, true).all);
+        t.apply(refreshAt(t0 + 10, {a2}));
+        QVERIFY(!reader.read(t).all);
+
+        // A failed refresh reaches no lease.
+        Snapshot failed;
+        failed.ok = false;
+        t.apply(failed);
+        QCOMPARE(reader.read(t).applied, false);
     }
 };
 
