@@ -17,16 +17,6 @@
 
 namespace lw::test {
 
-inline LeaseRow lease(const QString& name, const QString& holder, double taken, double expires)
-{
-    LeaseRow r;
-    r.name = name;
-    r.holder = holder;
-    r.takenAt = taken;
-    r.expiresAt = expires;
-    return r;
-}
-
 inline SessionRow session(int pid, const QString& app, const QString& state, const QString& query = {})
 {
     SessionRow r;

@@ -13,6 +13,16 @@ void append(SharedRows<T>& rows, T row)
     rows = std::move(v);
 }
 
+inline LeaseRow lease(const QString& name, const QString& holder, double taken, double expires)
+{
+    LeaseRow r;
+    r.name = name;
+    r.holder = holder;
+    r.takenAt = taken;
+    r.expiresAt = expires;
+    return r;
+}
+
 inline AdvisoryLockRow advisoryLock(int pid, qint64 key, bool granted = true)
 {
     AdvisoryLockRow l;

@@ -1,21 +1,13 @@
 // The inference behind a lease's state: TTL, last renewal, overdue, stale, takeover.
 #include "domain/LeaseChanges.h"
 #include "domain/LeaseState.h"
+#include "../support/DomainRows.h"
 
 #include <QTest>
 
 using namespace lw;
 
 namespace {
-LeaseRow leaseRow(const QString& name, const QString& holder, double taken, double expires)
-{
-    LeaseRow r;
-    r.name = name;
-    r.holder = holder;
-    r.takenAt = taken;
-    r.expiresAt = expires;
-    return r;
-}
 Snapshot refreshAt(double now, std::vector<LeaseRow> rows)
 {
     Snapshot s;
@@ -260,8 +252,8 @@ private Q_SLOTS:
         LeaseTracker t([] { return qint64(0); });
         LeaseChangeReader reader;
         const double t0 = 1000;
-        const LeaseRow a = leaseRow(QStringLiteral("a"), QStringLiteral("h:1:aa"), t0 - 5, t0 + 20);
-        const LeaseRow b = leaseRow(QStringLiteral("b"), QStringLiteral("h:2:bb"), t0 - 5, t0 + 2.5);
+        const LeaseRow a = test::lease(QStringLiteral("a"), QStringLiteral("h:1:aa"), t0 - 5, t0 + 20);
+        const LeaseRow b = test::lease(QStringLiteral("b"), QStringLiteral("h:2:bb"), t0 - 5, t0 + 2.5);
         QCOMPARE(reader.read(t).applied, false); // nothing applied yet
 
         t.apply(refreshAt(t0, {a, b}));
