@@ -123,11 +123,7 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     if (c.recorder->isOpen()) {
         if (!c.recorder->notice().isEmpty())
             w->showNotice(c.recorder->notice(), 60000, true);
-        // Handed what the window's tracker saw change and its findings: the record is what was shown.
-        connect(c.monitor.get(), &Monitor::refreshed, c.recorder.get(),
-                [r = c.recorder.get(), m = c.monitor.get()](const Snapshot& s) {
-                    r->record(s, m->leases()->tracker(), m->ownFindings());
-                });
+        c.monitor->recordInto(c.recorder.get());
         connect(c.recorder.get(), &HistoryRecorder::recordingChanged, w, [w](bool recording, const QString& why) {
             if (recording)
                 w->showNotice(tr("History recording resumed at %1.")

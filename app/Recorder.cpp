@@ -152,10 +152,7 @@ int runRecord(const Invocation& inv)
         qCInfo(lcRecord, "[%s] recording into %s", qUtf8Printable(t.label), qUtf8Printable(r->recorder->path()));
         r->monitor = std::make_unique<Monitor>(t.config);
         Recording* rp = r.get();
-        QObject::connect(rp->monitor.get(), &Monitor::refreshed, rp->recorder.get(),
-                         [r = rp->recorder.get(), m = rp->monitor.get()](const Snapshot& s) {
-                             r->record(s, m->leases()->tracker(), m->ownFindings());
-                         });
+        rp->monitor->recordInto(rp->recorder.get());
         const bool serveMetrics = !inv.metrics.isEmpty();
         QObject::connect(rp->monitor.get(), &Monitor::refreshed, rp->monitor.get(), [rp, serveMetrics](const Snapshot& s) {
             if (serveMetrics)

@@ -1,5 +1,7 @@
 #include "Monitor.h"
 
+#include "store/HistoryWriter.h"
+
 #include <QTimer>
 
 namespace lw {
@@ -154,6 +156,12 @@ void Monitor::onLeasesFilled()
             }
         },
         Qt::QueuedConnection);
+}
+
+QMetaObject::Connection Monitor::recordInto(HistoryRecorder* r)
+{
+    return connect(this, &Monitor::refreshed, r,
+                   [this, r](const Snapshot& s) { r->record(s, leases_.tracker(), ownFindings_); });
 }
 
 void Monitor::setExternalFindings(const QString& source, std::vector<Finding> findings)

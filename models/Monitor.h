@@ -20,6 +20,8 @@ class QTimer;
 
 namespace lw {
 
+class HistoryRecorder;
+
 class Monitor : public QObject
 {
     Q_OBJECT
@@ -34,9 +36,10 @@ public:
     const FindingsModel* findings() const { return &findings_; }
     const DeadlockWindow& deadlocks() const { return deadlocks_; }
     const HolderPresence& holderPresence() const { return presence_; }
-    // The last good refresh's own findings (collectFindings: no companion's, no outage card): what
-    // the history records.
-    const std::vector<Finding>& ownFindings() const { return ownFindings_; }
+    // Every refresh into `r`, with what this Monitor's tracker saw change and its own findings
+    // (collectFindings: no companion's, no outage card): the history records what the window
+    // showed. Disconnect the returned connection to stop.
+    QMetaObject::Connection recordInto(HistoryRecorder* r);
     const Snapshot& lastSnapshot() const { return last_; }
     // Whether any refresh succeeded yet: "disconnected" (data from before) or never connected.
     bool hasRefreshed() const { return refreshedOk_; }

@@ -179,11 +179,11 @@ void sortWorstFirst(std::vector<Finding>& findings)
 std::vector<Finding> RefreshJudge::apply(const Snapshot& s)
 {
     leases.apply(s);
-    if (s.ok) {
-        deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-        presence.observe(s, leases);
-    }
-    return s.ok ? collectFindings(s, leases, &deadlocks, &presence) : std::vector<Finding>{};
+    if (!s.ok)
+        return {};
+    deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
+    presence.observe(s, leases);
+    return collectFindings(s, leases, &deadlocks, &presence);
 }
 
 } // namespace lw

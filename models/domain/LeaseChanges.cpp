@@ -14,9 +14,8 @@ LeaseChanges LeaseChangeReader::read(const LeaseTracker& t, bool all)
     const double now = t.appliedNow();
     auto add = [&](int row, LeaseChange change) {
         const LeaseTracker::Entry& e = t.entry(row);
-        const bool released = e.track.releasedAt.has_value();
-        c.leases.push_back({e.key, e.track.row, change, released ? LeaseState::Released : t.stateAt(row, now),
-                            released});
+        c.leases.push_back(
+            {e.key, e.track.row, change, e.track.releasedAt ? LeaseState::Released : t.stateAt(row, now)});
     };
     if (c.all) {
         c.leases.reserve(size_t(t.size()));

@@ -15,7 +15,7 @@ struct LeaseChanges
         LeaseRow row;                             // as last read (a released lease: its last row)
         LeaseChange change = LeaseChange::None;   // what this refresh saw; None: the clock moved its state
         LeaseState state = LeaseState::Held;      // at the refresh's server time
-        bool released = false;                    // gone from the table
+        bool released() const { return state == LeaseState::Released; } // gone from the table
     };
     bool applied = false; // the tracker applied this refresh's rows (false: failed, unreadable, loading)
     // `leases` holds every lease the tracker has, not only what changed: a first read, a refresh

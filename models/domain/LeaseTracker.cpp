@@ -361,10 +361,7 @@ void LeaseTracker::applyRows(const Snapshot& s, const Begun& b, Listener* listen
 {
     Update u;
     u.listener = listener;
-    lastChanges_.clear();
-    ++applies_;
-    prevAppliedNow_ = appliedNow_;
-    appliedNow_ = serverNow_;
+    startApplied(serverNow_);
     const LeaseDelta* d = s.leaseDelta.get();
     const bool incremental = !b.first && d && d->baseSeq != 0 && d->source == deltaSource_ &&
                              d->baseSeq == lastSeq_ && s.generation == lastGen_ &&
@@ -633,10 +630,7 @@ void LeaseTracker::adopt(Prepared&& f)
     index_ = std::move(f.index);
     releasedCount_ = 0;
     // Its rows come without observed changes: a reader of lastChanges() sees it missed them.
-    lastChanges_.clear();
-    ++applies_;
-    prevAppliedNow_ = appliedNow_;
-    appliedNow_ = f.now;
+    startApplied(f.now);
     staleFrom_.resize(brief_.size());
     for (size_t i = 0; i < brief_.size(); ++i)
         staleFrom_[i] = staleFrom(brief_[i]);

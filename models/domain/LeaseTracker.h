@@ -236,6 +236,13 @@ private:
     std::vector<std::pair<int, LeaseChange>> lastChanges_;
     quint64 applies_ = 0;
     double appliedNow_ = 0, prevAppliedNow_ = 0;
+    void startApplied(double now) // a refresh's rows (or a fill's) go in: lastChanges() starts anew
+    {
+        lastChanges_.clear();
+        ++applies_;
+        prevAppliedNow_ = appliedNow_;
+        appliedNow_ = now;
+    }
     quint64 deltaSource_ = 0, lastSeq_ = 0, lastGen_ = 0;
     int releasedCount_ = 0;
     QHash<QString, int> index_;

@@ -573,7 +573,7 @@ bool HistoryWriter::recordLeases(const Snapshot& s, const LeaseChanges& leases, 
     ++leaseGeneration_;
     if (leases.all) {
         for (const LeaseChanges::Lease& l : leases.leases)
-            if (!l.released && !recordLease(refreshId, at, l, LeaseChange::None))
+            if (!l.released() && !recordLease(refreshId, at, l, LeaseChange::None))
                 return false; // a released one is gone from the table: its record is released below
         std::vector<QString> gone;
         for (const auto& [key, l] : lastLeases_)
@@ -587,7 +587,7 @@ bool HistoryWriter::recordLeases(const Snapshot& s, const LeaseChanges& leases, 
         return true; // changes against records this writer cannot vouch for: wait for every lease
     } else {
         for (const LeaseChanges::Lease& l : leases.leases) {
-            if (l.released ? !recordRelease(refreshId, at, l.key) : !recordLease(refreshId, at, l, l.change))
+            if (l.released() ? !recordRelease(refreshId, at, l.key) : !recordLease(refreshId, at, l, l.change))
                 return false;
         }
     }

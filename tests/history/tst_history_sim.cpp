@@ -56,10 +56,7 @@ struct Recording
         o.path = path;
         o.auditPath.clear();
         recorder = std::make_unique<HistoryRecorder>(o);
-        // As the window and `leasewatch record` connect it: the Monitor's tracker and findings.
-        recording = QObject::connect(monitor.get(), &Monitor::refreshed, recorder.get(), [this](const Snapshot& s) {
-            recorder->record(s, monitor->leases()->tracker(), monitor->ownFindings());
-        });
+        recording = monitor->recordInto(recorder.get()); // as the window and `leasewatch record` do
         QObject::connect(monitor.get(), &Monitor::refreshed, monitor.get(), [this](const Snapshot& s) {
             if (s.ok && !s.leasesError)
                 ++okRefreshes;

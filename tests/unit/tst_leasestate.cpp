@@ -280,7 +280,7 @@ private Q_SLOTS:
         t.apply(refreshAt(t0 + 5, {a2}));
         c = reader.read(t);
         QCOMPARE(c.leases.size(), size_t(1));
-        QVERIFY(c.leases[0].key == QLatin1String("b") && c.leases[0].released &&
+        QVERIFY(c.leases[0].key == QLatin1String("b") && c.leases[0].released() &&
                 c.leases[0].change == LeaseChange::Release);
 
         // A refresh the reader did not see: the next read hands every lease.
