@@ -103,6 +103,8 @@ std::optional<pg::Statement> KeyNaming::hashNewNames(double serverNow)
             consider(prefix + queued_[taken]);
     }
     queued_.remove(0, taken);
+    if (queued_.isEmpty())
+        queued_ = QStringList(); // a first read queues 100 000 names: its capacity is megabytes
     if (sent_.isEmpty())
         return std::nullopt;
     return hashStatement(sent_);
