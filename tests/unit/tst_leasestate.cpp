@@ -31,6 +31,38 @@ class TestLeaseState : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void secondsReadsAsOptional()
+    {
+        // Every time a lease carries is a Seconds: it must answer every question exactly as the
+        // std::optional<double> it replaced (none equal to none, and below any value).
+        const std::vector<std::optional<double>> values = {std::nullopt, -1e9, -1.5, 0.0, 0.25, 1.7e9,
+                                                           std::numeric_limits<double>::infinity()};
+        for (const auto& a : values) {
+            const Seconds sa = a;
+            QCOMPARE(sa.has_value(), a.has_value());
+            QCOMPARE(std::optional<double>(sa), a);
+            QCOMPARE(sa.value_or(42), a.value_or(42));
+            for (const auto& b : values) {
+                const Seconds sb = b;
+                QCOMPARE(sa == sb, a == b);
+                QCOMPARE(sa != sb, a != b);
+                QCOMPARE(sa < sb, a < b);
+                QCOMPARE(sa <= sb, a <= b);
+                QCOMPARE(sa > sb, a > b);
+                QCOMPARE(sa >= sb, a >= b);
+                if (b) {
+                    QCOMPARE(sa < *b, a < *b);
+                    QCOMPARE(sa <= *b, a <= *b);
+                    QCOMPARE(sa > *b, a > *b);
+                    QCOMPARE(sa >= *b, a >= *b);
+                    QCOMPARE(*b < sa, *b < a);
+                    QCOMPARE(*b > sa, *b > a);
+                    QCOMPARE(sa == *b, a == *b);
+                }
+            }
+        }
+        QCOMPARE(sizeof(Seconds), sizeof(double));
+    }
     void splitHolder_data()
     {
         QTest::addColumn<QString>("holder");
