@@ -217,8 +217,7 @@ void HistoryWriter::loadState()
         l.expiresAt = optionalReal(q.value(4));
         l.state = q.value(5).toInt();
         l.renewing = ChangeKind(q.value(1).toInt()) == ChangeKind::Renew;
-        l.key = q.value(0).toString();
-        lastLeases_.insert_or_assign(l.key, l);
+        lastLeases_.insert_or_assign(q.value(0).toString(), l);
     }
     q.exec(QStringLiteral(
         "SELECT g.grouping, g.key, g.id, s.active, s.idle, s.idle_in_transaction, s.waiting_on_lock, "
@@ -482,7 +481,6 @@ bool HistoryWriter::recordLease(qint64 refreshId, double at, const LeaseChanges:
     if (last)
         last->seen = leaseGeneration_;
     LastLease cur;
-    cur.key = e.key;
     cur.holder = e.row.holder;
     cur.takenAt = e.row.takenAt;
     cur.expiresAt = e.row.expiresAt;

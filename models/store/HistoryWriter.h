@@ -111,12 +111,11 @@ public:
     const Stats& stats() const { return stats_; }
 
 private:
-    struct LastLease
+    struct LastLease // one per lease in the table (the map's key is the lease's): kept small
     {
-        QString key;
         qint64 leaseId = 0;
         std::optional<QString> holder;
-        std::optional<double> takenAt, expiresAt;
+        Seconds takenAt, expiresAt;
         int state = 0;
         // Renewals counted since the lease's last row (its values above are the last renewal's).
         int renewals = 0;
@@ -124,7 +123,7 @@ private:
         // The lease's last row is a renewal: it is renewing since (a replay extrapolates from it).
         // The first renewal after any other row is written at once, the next ones are counted.
         bool renewing = false;
-        quint64 seen = 0; // the refresh generation that last saw it in the table
+        quint32 seen = 0; // the refresh generation that last saw it in the table
     };
     struct LastGroup
     {
@@ -188,7 +187,7 @@ private:
     // Leases whose counted renewals started at this server time, oldest first (checkpoint order).
     std::deque<std::pair<QString, double>> renewalQueue_;
     std::unique_ptr<QSqlQuery> changeInsert_;
-    quint64 leaseGeneration_ = 0;
+    quint32 leaseGeneration_ = 0; // 136 years of refreshes at one a second
     int sinceUpkeep_ = 1 << 20; // the first refresh runs the upkeep steps
     bool upkeepPending_ = false;
     qint64 downsampledTo_ = -1; // refreshes up to this id are thinned already (-1: not read yet)
