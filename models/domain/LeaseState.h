@@ -43,7 +43,7 @@ HolderParts splitHolder(const QString& holder, LeaseTableConfig::HolderFormat fo
 struct LeasePolicy
 {
     double expiringSoonShare = 0.25;   // of the TTL left
-    Seconds ttlOverride; // set per profile; otherwise inferred
+    Seconds ttlOverride;               // set per profile; otherwise inferred
     double refreshIntervalS = 1.0;
     double releasedLingerS = 30.0;  // keep a released row (greyed) this long
     double takenOverLingerS = 10.0; // show "taken over" this long after the change
@@ -63,10 +63,10 @@ LeasePolicy policyForTable(LeasePolicy base, const LeaseTableConfig& table);
 struct LeaseTrack
 {
     LeaseRow row;
-    Seconds ttl;         // exact from a fresh take, else inferred from renewals
-    Seconds ttlUpper;    // expires - taken: an upper bound before any renewal is seen
+    Seconds ttl;           // exact from a fresh take, else inferred from renewals
+    Seconds ttlUpper;      // expires - taken: an upper bound before any renewal is seen
     double watchSince = 0; // server time from which "no renewal seen" is measured
-    Seconds lastRenewal; // server time of the last renewal (or the take)
+    Seconds lastRenewal;   // server time of the last renewal (or the take)
     Seconds releasedAt;
     Seconds takenOverAt;
     QString previousHolder;

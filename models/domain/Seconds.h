@@ -3,7 +3,7 @@
 // 16, and every lease carries a dozen of them in the rows, the tracker and the history (at 100 000
 // leases, megabytes resident). NaN is "none": no column or difference the console reads is NaN.
 // It reads like std::optional<double>, and converts to and from it.
-#include <cmath>
+#include <compare>
 #include <limits>
 #include <optional>
 
@@ -29,28 +29,19 @@ public:
     constexpr void reset() { v_ = kNone; }
 
     // As std::optional compares: none equals none, and is less than any value.
-    friend constexpr bool operator==(Seconds a, Seconds b)
+    friend constexpr bool operator==(Seconds a, Seconds b) { return (a <=> b) == 0; }
+    friend constexpr std::partial_ordering operator<=>(Seconds a, Seconds b)
     {
-        return a.has_value() == b.has_value() && (!a.has_value() || a.v_ == b.v_);
+        if (!a.has_value() || !b.has_value())
+            return a.has_value() <=> b.has_value();
+        return a.v_ <=> b.v_;
     }
-    friend constexpr bool operator==(Seconds a, std::nullopt_t) { return !a.has_value(); }
-    friend constexpr bool operator<(Seconds a, double b) { return !a.has_value() || a.v_ < b; }
-    friend constexpr bool operator<=(Seconds a, double b) { return !a.has_value() || a.v_ <= b; }
-    friend constexpr bool operator>(Seconds a, double b) { return a.has_value() && a.v_ > b; }
-    friend constexpr bool operator>=(Seconds a, double b) { return a.has_value() && a.v_ >= b; }
-    friend constexpr bool operator<(double a, Seconds b) { return b.has_value() && a < b.v_; }
-    friend constexpr bool operator>(double a, Seconds b) { return !b.has_value() || a > b.v_; }
-    friend constexpr bool operator<(Seconds a, Seconds b)
-    {
-        return b.has_value() && (!a.has_value() || a.v_ < b.v_);
-    }
-    friend constexpr bool operator>(Seconds a, Seconds b) { return b < a; }
-    friend constexpr bool operator<=(Seconds a, Seconds b) { return !(b < a); }
-    friend constexpr bool operator>=(Seconds a, Seconds b) { return !(a < b); }
 
 private:
     static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
     double v_ = kNone;
 };
+
+static_assert(sizeof(Seconds) == sizeof(double));
 
 } // namespace lw

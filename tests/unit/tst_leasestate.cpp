@@ -61,7 +61,6 @@ private Q_SLOTS:
                 }
             }
         }
-        QCOMPARE(sizeof(Seconds), sizeof(double));
     }
     void splitHolder_data()
     {
