@@ -43,7 +43,7 @@ HolderParts splitHolder(const QString& holder, LeaseTableConfig::HolderFormat fo
 struct LeasePolicy
 {
     double expiringSoonShare = 0.25;   // of the TTL left
-    Seconds ttlOverride;               // set per profile; otherwise inferred
+    std::optional<double> ttlOverride; // set per profile; otherwise inferred
     double refreshIntervalS = 1.0;
     double releasedLingerS = 30.0;  // keep a released row (greyed) this long
     double takenOverLingerS = 10.0; // show "taken over" this long after the change
@@ -63,12 +63,12 @@ LeasePolicy policyForTable(LeasePolicy base, const LeaseTableConfig& table);
 struct LeaseTrack
 {
     LeaseRow row;
-    Seconds ttl;           // exact from a fresh take, else inferred from renewals
-    Seconds ttlUpper;      // expires - taken: an upper bound before any renewal is seen
-    double watchSince = 0; // server time from which "no renewal seen" is measured
-    Seconds lastRenewal;   // server time of the last renewal (or the take)
-    Seconds releasedAt;
-    Seconds takenOverAt;
+    std::optional<double> ttl;         // exact from a fresh take, else inferred from renewals
+    std::optional<double> ttlUpper;    // expires - taken: an upper bound before any renewal is seen
+    double watchSince = 0;             // server time from which "no renewal seen" is measured
+    std::optional<double> lastRenewal; // server time of the last renewal (or the take)
+    std::optional<double> releasedAt;
+    std::optional<double> takenOverAt;
     QString previousHolder;
     int renewalsSeen = 0;
     bool ttlExact = false; // ttl is a fresh take's
@@ -76,9 +76,9 @@ struct LeaseTrack
     // two refreshes happened between their server times, and its taken-at is the writer's clock
     // then; a renewal's new expiry minus the TTL of an observed take, likewise. Meaningful only for
     // writers on the application's clock (LeaseTableConfig::writerUsesAppClock).
-    Seconds takeSpan; // expires − taken of a take the console saw happen
-    Seconds offsetLo; // writer − server >= this
-    Seconds offsetHi; // writer − server <= this
+    std::optional<double> takeSpan; // expires − taken of a take the console saw happen
+    std::optional<double> offsetLo; // writer − server >= this
+    std::optional<double> offsetHi; // writer − server <= this
 };
 
 // Seconds the writer's clock is known to run ahead (> 0) or behind (< 0) the server's, beyond the

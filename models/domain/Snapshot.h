@@ -2,7 +2,6 @@
 // Plain values handed from the polling worker to the GUI thread: one Snapshot per refresh.
 #include "domain/LeaseTable.h"
 #include "domain/DbError.h"
-#include "domain/Seconds.h"
 
 #include <QDateTime>
 #include <QMetaType>
@@ -83,8 +82,8 @@ struct LeaseRow
 {
     QString name;
     std::optional<QString> holder;
-    Seconds takenAt;   // epoch seconds (UTC), as the server reads the column
-    Seconds expiresAt; // epoch seconds (UTC); compare with Snapshot::serverNow only
+    std::optional<double> takenAt;   // epoch seconds (UTC), as the server reads the column
+    std::optional<double> expiresAt; // epoch seconds (UTC); compare with Snapshot::serverNow only
     int source = 0; // the table it was read from: an index into Snapshot::leaseTables
     bool operator==(const LeaseRow&) const = default;
 };

@@ -115,7 +115,7 @@ private:
     {
         qint64 leaseId = 0;
         std::optional<QString> holder;
-        Seconds takenAt, expiresAt;
+        std::optional<double> takenAt, expiresAt;
         int state = 0;
         // Renewals counted since the lease's last row (its values above are the last renewal's).
         int renewals = 0;
