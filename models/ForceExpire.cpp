@@ -1,4 +1,5 @@
 #include "ForceExpire.h"
+#include "domain/UtcTime.h"
 
 #include "domain/Wording.h"
 #include "domain/SqlText.h"
@@ -24,7 +25,7 @@ QString formatUtc(double epoch)
 {
     if (!std::isfinite(epoch) || std::abs(epoch) > 1e13)
         return QStringLiteral("(out of range)");
-    return QDateTime::fromMSecsSinceEpoch(qint64(std::llround(epoch * 1000.0)), Qt::UTC)
+    return utcFromMSecs(qint64(std::llround(epoch * 1000.0)))
                .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")) +
            QStringLiteral(" UTC");
 }

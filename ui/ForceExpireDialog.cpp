@@ -1,4 +1,5 @@
 #include "ForceExpireDialog.h"
+#include "domain/UtcTime.h"
 
 #include "domain/Wording.h"
 #include <QCheckBox>
@@ -23,7 +24,7 @@ QString instant(std::optional<double> epoch)
 {
     if (!epoch || !std::isfinite(*epoch) || std::abs(*epoch) > 1e13)
         return QStringLiteral("—");
-    return QDateTime::fromMSecsSinceEpoch(qint64(*epoch * 1000.0), Qt::UTC)
+    return utcFromMSecs(qint64(*epoch * 1000.0))
         .toLocalTime()
         .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }

@@ -1,4 +1,5 @@
 #include "SnapshotFormat.h"
+#include "domain/UtcTime.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -16,7 +17,7 @@ QJsonValue isoOrNull(const std::optional<double>& epoch)
 {
     if (!epoch || !std::isfinite(*epoch) || std::abs(*epoch) > 1e13)
         return QJsonValue::Null;
-    return QDateTime::fromMSecsSinceEpoch(qint64(*epoch * 1000.0), Qt::UTC).toString(Qt::ISODateWithMs);
+    return utcFromMSecs(qint64(*epoch * 1000.0)).toString(Qt::ISODateWithMs);
 }
 
 QJsonObject errorJson(const DbError& e)
@@ -266,7 +267,7 @@ QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std:
     }
     out += QStringLiteral("server %1 · database %2 · user %3 · server time %4\n")
                .arg(s.server.version, s.server.database, s.server.user,
-                    QDateTime::fromMSecsSinceEpoch(qint64(s.serverNow * 1000), Qt::UTC)
+                    utcFromMSecs(qint64(s.serverNow * 1000))
                         .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")));
     // Worst first: what is wrong, in words, before any table.
     if (findings.empty()) {

@@ -1,4 +1,5 @@
 #include "LeaseTimelineModel.h"
+#include "domain/UtcTime.h"
 #include "Palette.h"
 
 #include "domain/Wording.h"
@@ -16,7 +17,7 @@ QString formatServerTime(double epoch)
 {
     if (!std::isfinite(epoch) || std::abs(epoch) > 1e13)
         return QStringLiteral("(out of range)");
-    return QDateTime::fromMSecsSinceEpoch(qint64(std::llround(epoch * 1000.0)), Qt::UTC)
+    return utcFromMSecs(qint64(std::llround(epoch * 1000.0)))
         .toLocalTime()
         .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
 }

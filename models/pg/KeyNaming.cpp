@@ -1,4 +1,5 @@
 #include "KeyNaming.h"
+#include "domain/UtcTime.h"
 
 #include "Cells.h"
 
@@ -39,7 +40,7 @@ pg::Statement hashStatement(const QStringList& names)
 QStringList lockNameCandidates(const PollerConfig& cfg, const QStringList& leaseNames, double serverNow)
 {
     QStringList names = leaseNames;
-    const QDate today = QDateTime::fromMSecsSinceEpoch(qint64(serverNow * 1000), Qt::UTC).date();
+    const QDate today = utcFromMSecs(qint64(serverNow * 1000)).date();
     for (const QString& n : cfg.lockNames) {
         if (!n.contains(QLatin1Char('%'))) {
             names << n;

@@ -1,4 +1,5 @@
 #include "HistoryReader.h"
+#include "domain/UtcTime.h"
 
 #include "domain/Secrets.h"
 
@@ -1005,8 +1006,8 @@ bool HistoryReader::exportBundle(const QString& file, double t0, double t1, cons
             }
         }
         q.prepare(QStringLiteral("INSERT INTO audit SELECT * FROM src.audit WHERE at >= ? AND at <= ?"));
-        q.addBindValue(QDateTime::fromMSecsSinceEpoch(wall0, Qt::UTC).toString(Qt::ISODateWithMs));
-        q.addBindValue(QDateTime::fromMSecsSinceEpoch(wall1, Qt::UTC).toString(Qt::ISODateWithMs));
+        q.addBindValue(utcFromMSecs(wall0).toString(Qt::ISODateWithMs));
+        q.addBindValue(utcFromMSecs(wall1).toString(Qt::ISODateWithMs));
         if (!q.exec()) {
             why = q.lastError().text();
             db.rollback();

@@ -1,4 +1,5 @@
 #include "HistoryWriter.h"
+#include "domain/UtcTime.h"
 
 #include "AuditLog.h"
 #include "HistoryFormat.h"
@@ -788,7 +789,7 @@ bool HistoryWriter::retentionStep()
             sizeCut_ = std::max(sizeCut_, oldest + std::max<qint64>(10, (lastRefreshId_ - oldest) / 100));
     }
     cut = std::min(std::max(cut, sizeCut_), lastRefreshId_);
-    const QString wallCut = QDateTime::fromMSecsSinceEpoch(ageLimit, Qt::UTC).toString(Qt::ISODateWithMs);
+    const QString wallCut = utcFromMSecs(ageLimit).toString(Qt::ISODateWithMs);
     if (cut <= oldest && !retentionPending_) {
         // Nothing of the refreshes to drop; old audit copies may still go.
         q.prepare(QStringLiteral("DELETE FROM audit WHERE id IN (SELECT id FROM audit WHERE at < ? LIMIT %1)")

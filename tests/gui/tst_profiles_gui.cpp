@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -75,7 +76,8 @@ private Q_SLOTS:
         d.findChild<QLineEdit*>("profileName")->setText("stage");
         d.findChild<QLineEdit*>("profileDsn")->setText(db.dsn());
         QString msg = testAndWait(d);
-        QVERIFY2(msg.startsWith("Connected: PostgreSQL 15"), qPrintable(msg));
+        // Whichever PostgreSQL the release has (15 on Debian 12, 17 on 13).
+        QVERIFY2(QRegularExpression("^Connected: PostgreSQL \\d+").match(msg).hasMatch(), qPrintable(msg));
         QVERIFY2(msg.contains("public.leases: 1 lease"), qPrintable(msg));
 
         d.findChild<QLineEdit*>("profileTable")->setText("public.nope");

@@ -2,6 +2,7 @@
 // Synthetic refreshes for the history tests: a Snapshot as the poller would hand it over (analysis
 // computed), with leases, sessions, advisory locks and key names under the test's control.
 #include "domain/Analysis.h"
+#include "domain/UtcTime.h"
 #include "domain/Snapshot.h"
 #include "../support/DomainRows.h"
 #include "store/HistoryWriter.h"
@@ -63,7 +64,7 @@ inline Snapshot makeSnapshot(const SnapshotSpec& sp, const AnalysisConfig& cfg =
     s.ok = sp.ok;
     s.serverNow = sp.now;
     s.receivedMonotonicMs = qint64(sp.now * 1000);
-    s.receivedWall = QDateTime::fromMSecsSinceEpoch(sp.wallMs ? sp.wallMs : qint64(sp.now * 1000), Qt::UTC);
+    s.receivedWall = utcFromMSecs(sp.wallMs ? sp.wallMs : qint64(sp.now * 1000));
     if (!sp.ok) {
         s.error.kind = DbError::Kind::ConnectionLost;
         s.error.message = QStringLiteral("server closed the connection unexpectedly");

@@ -2,6 +2,7 @@
 // row says, reconstruction of full snapshots, retention by age and size, bundles, the recorded
 // Monitor and the timeline model.
 #include "store/AuditLog.h"
+#include "domain/UtcTime.h"
 #include "HistoryTestSupport.h"
 #include "itemmodels/LeaseModel.h"
 #include "Monitor.h"
@@ -175,7 +176,7 @@ private Q_SLOTS:
         rec.target = QStringLiteral("public.leases/job-a");
         rec.osUser = QStringLiteral("alice");
         rec.osHost = QStringLiteral("desk-7");
-        rec.at = QDateTime::fromMSecsSinceEpoch(1022500, Qt::UTC);
+        rec.at = utcFromMSecs(1022500);
         rec.outcomeKey = QStringLiteral("pending");
         QVERIFY(audit.append(rec));
         QVERIFY(at(1023, {lease("job-a", h2, 1021, 1022.9), lease("job-b", h3, 1022, 1032)})); // forced

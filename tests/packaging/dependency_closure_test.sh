@@ -25,9 +25,9 @@ command -v apt-cache >/dev/null || fail "apt-cache is missing"
 [ -f "$bin/build.ninja" ] || fail "$bin is not a Ninja build tree (the presets use Ninja)"
 command -v ninja >/dev/null || fail "ninja is missing"
 
-# --- The list, exactly as install-deps.sh has it ---------------------------------------------------
-mapfile -t listed < <(bash -c 'eval "$(sed -n "/^packages=(/,/^)/p" "$1")"; printf "%s\n" "${packages[@]}"' _ "$deps_script")
-[ ${#listed[@]} -gt 0 ] || fail "no packages=( … ) list found in $deps_script"
+# --- The list, exactly as install-deps.sh has it for this release ---------------------------------
+mapfile -t listed < <(bash "$deps_script" --list)
+[ ${#listed[@]} -gt 0 ] || fail "$deps_script --list printed no packages"
 # install-deps.sh asks dpkg whether each name is installed: a virtual name never is, so it would
 # run apt-get every time (and a typo would go unnoticed). Every name must be a real package.
 for p in "${listed[@]}"; do

@@ -168,10 +168,10 @@ std::optional<QString> ThrowawayCluster::start()
     const SystemUser u = clusterUser();
     if (::geteuid() == 0 && !u.switchUser)
         return QStringLiteral("running as root but there is no `postgres` system user to run the server as "
-                              "(install postgresql-15)");
+                              "(install Debian's postgresql package)");
     if (findBinDir().isEmpty())
         return QStringLiteral(
-            "PostgreSQL server binaries not found (install postgresql-15, or set PG_BINDIR)");
+            "PostgreSQL server binaries not found (install Debian's postgresql package, or set PG_BINDIR)");
     if (opts_.directory.isEmpty()) {
         // Short path: the socket path must stay under ~107 bytes.
         QTemporaryDir tmp(QDir::tempPath() + QStringLiteral("/lw-pg-XXXXXX"));
