@@ -124,7 +124,9 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
                                                fleet};
     p.addOptions(options);
     p.addPositionalArgument(QStringLiteral("DSN"), QStringLiteral("Connection string, URI or service name."));
-    inv.helpText = p.helpText();
+    // Without a QCoreApplication (the terminal commands parse first) Qt's usage line reads
+    // "<executable_name>".
+    inv.helpText = p.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("leasewatch"));
 
     if (!p.parse(args)) {
         inv.mode = Invocation::Mode::Error;

@@ -164,6 +164,7 @@ struct Many
     std::vector<Finding> findings;
     std::optional<OutageView> down; // the last attempt failed
     int waitMs = 0;
+    bool firstLook = true;
     std::chrono::steady_clock::time_point due{}; // the next refresh (a silent one backs off)
 
     int rank() const // worst first: not answering, then by the worst finding
@@ -231,7 +232,10 @@ int refreshMany(std::vector<std::unique_ptr<Many>>& dbs, const Invocation& inv, 
     {
         std::vector<std::thread> threads;
         for (Many* m : due)
-            threads.emplace_back([m] { m->last = m->poller.refreshOnce(); });
+            threads.emplace_back([m] {
+                // The first look names its keys at once (a snapshot has no second refresh).
+                m->last = std::exchange(m->firstLook, false) ? m->poller.refreshOnceNamed() : m->poller.refreshOnce();
+            });
         for (std::thread& t : threads)
             t.join();
     }
@@ -303,7 +307,7 @@ int runSnapshot(const Invocation& inv)
     Poller poller(inv.config);
     Views views(inv.config);
     BouncerFindings bouncer(inv);
-    const Snapshot s = poller.refreshOnce();
+    const Snapshot s = poller.refreshOnceNamed();
     if (auto rc = unusable(s, err, false))
         return *rc;
     std::vector<Finding> findings = views.apply(s);
@@ -350,7 +354,7 @@ int runWatch(const Invocation& inv)
     OutageTrack track;
     int rc = 0;
     for (int n = 1; !g_stop.load(); ++n) {
-        const Snapshot s = poller.refreshOnce();
+        const Snapshot s = n == 1 ? poller.refreshOnceNamed() : poller.refreshOnce();
         const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
         if (terminal)
             out << "\x1b[H\x1b[2J"; // redraw in place

@@ -304,6 +304,34 @@ Snapshot Poller::refreshOnce()
     return s;
 }
 
+Snapshot Poller::refreshOnceNamed()
+{
+    Snapshot s = refreshOnce();
+    if (!s.ok)
+        return s;
+    const auto deadline = pg::Clock::now() + std::chrono::milliseconds(cfg_.refreshDeadlineMs);
+    bool named = false;
+    // 20 000 names a statement (KeyNaming): a large table takes a few.
+    while (const std::optional<pg::Statement> hashes = names_.hashNewNames(s.serverNow)) {
+        std::vector<pg::StatementResult> res;
+        const DbError e = conn_.runPipeline({*hashes}, res, deadline);
+        ++s.roundTrips;
+        if (e.isError() || res.empty() || !res[0].result) {
+            names_.hashesAnswered(nullptr);
+            break; // the keys stay numbers, as on any refresh whose hashing failed
+        }
+        names_.hashesAnswered(res[0].result.get());
+        named = true;
+    }
+    if (named) {
+        names_.publishInto(s);
+        // Made again without the previous analysis: its lock views carry the names before these.
+        s.analysis = std::make_shared<const Analysis>(analyze(s, cfg_.analysis));
+        lastAnalysis_ = s.analysis;
+    }
+    return s;
+}
+
 void Poller::decodeLeases(const PGresult* r, Snapshot& s)
 {
     // Every row decoded, then matched by key with the previous read: a row keeps its place, a row

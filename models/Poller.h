@@ -53,6 +53,10 @@ public:
 
     // Connects if needed and takes one refresh, synchronously, on the calling thread.
     Snapshot refreshOnce();
+    // refreshOnce(), then, in a second round trip, the hashtext() of the lease names it read: a
+    // refresh names those keys from the next one on, and a one-shot `snapshot` has no next one.
+    // For the terminal commands' first look; the window keeps its one round trip a refresh.
+    Snapshot refreshOnceNamed();
     // Names whose hashtext() this poller keeps (bounded: see KeyNaming::trim()).
     int hashedNames() const { return names_.hashedNames(); }
     const ConnectionStatus& status() const { return status_; }

@@ -296,7 +296,9 @@ QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std:
             const QString finding = v.finding(s.serverNow, s.analysis->config.thresholds);
             out +=
                 QStringLiteral("  %1  pid %2  %3  %4%5%6\n")
-                    .arg(v.name.isEmpty() ? advisoryKeyText(v.lock) : v.name)
+                    // The number beside the name: what pg_locks and the application's logs show.
+                    .arg(v.name.isEmpty() ? advisoryKeyText(v.lock)
+                                          : QStringLiteral("%1 [%2]").arg(v.name, advisoryKeyText(v.lock)))
                     .arg(v.lock.pid)
                     .arg(v.lock.granted ? QStringLiteral("held") : QStringLiteral("WAITING"),
                          ss ? ss->applicationName + QLatin1Char(' ') + ss->state : QString(),

@@ -135,8 +135,11 @@ DetectedLeaseTables detectedLeaseTables(const PGresult* r)
                 if (!out.problem) {
                     DbError e;
                     e.kind = DbError::Kind::Schema;
-                    e.message = QStringLiteral("permission denied: no SELECT on %1 (%2's table)")
-                                    .arg(c.qualifiedName(), c.label());
+                    // "(ShedLock's table)"; the application's own needs no such word.
+                    e.message = c.library.isEmpty()
+                                    ? QStringLiteral("permission denied: no SELECT on %1").arg(c.qualifiedName())
+                                    : QStringLiteral("permission denied: no SELECT on %1 (%2's table)")
+                                          .arg(c.qualifiedName(), c.library);
                     e.hint = QStringLiteral("GRANT SELECT ON %1 TO %2;")
                                  .arg(sqlQualifiedName(c.schema, c.table),
                                       role.isEmpty() ? QStringLiteral("<monitoring role>") : sqlIdentifier(role));

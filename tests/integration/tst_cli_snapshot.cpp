@@ -1,6 +1,7 @@
 // The installed-style binary, driven as an on-call engineer would over SSH: `leasewatch snapshot`,
 // and the one-line refusal to open a window without a display.
 #include "TestCluster.h"
+#include "pg/PgConnection.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -42,6 +43,35 @@ private Q_SLOTS:
         QVERIFY(qAbs(byName["sweep"]["seconds_left"].toDouble() - 30.0) < 2.0);
         QCOMPARE(byName["alerts"]["state"].toString(), QStringLiteral("stale"));
         QCOMPARE(doc["server"]["database"].toString(), db.name());
+    }
+
+    // The on-call engineer's one command (issue 57 point 5): its one look names a key held under a
+    // lease's name (the hashtext() of the names it read), in JSON and in text, the number beside.
+    void oneLookNamesItsKeys()
+    {
+        lw::test::TestDatabase db("cli_named");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at "
+                "timestamptz)");
+        db.exec("INSERT INTO leases VALUES ('sweep', 'app-1:4242:00ff00ff00ff00ff', now(), now() + interval "
+                "'30 s')");
+        lw::pg::Connection app = lw::test::openAppSession(db.dsn(), QStringLiteral("sweeper"));
+        lw::test::runOn(app, "SELECT pg_advisory_lock(hashtext('sweep'))");
+        const QString key = db.value(QStringLiteral("SELECT hashtext('sweep')"));
+
+        Run r = runLeasewatch({"snapshot", db.dsn(), "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out.toUtf8());
+        QJsonObject held;
+        for (const auto& v : doc["advisory_locks"].toArray())
+            if (v.toObject()["key"].toString() == key)
+                held = v.toObject();
+        QVERIFY2(!held.isEmpty(), qPrintable(r.out));
+        QCOMPARE(held["name"].toString(), QStringLiteral("hashtext('sweep')"));
+        QCOMPARE(held["key_text"].toString(), key);
+
+        r = runLeasewatch({"snapshot", db.dsn()});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("hashtext('sweep') [%1]  pid").arg(key)), qPrintable(r.out));
     }
 
     void textTableAndErrors()
@@ -100,8 +130,10 @@ private Q_SLOTS:
         QCOMPARE(r.out.trimmed(), QStringLiteral("leasewatch " LEASEWATCH_VERSION));
         r = runLeasewatch({"--help"});
         QCOMPARE(r.code, 0);
-        QVERIFY(r.out.contains("snapshot PROFILE|DSN"));
-        QVERIFY(r.out.contains("--demo"));
+        QVERIFY2(r.out.startsWith("Usage: leasewatch "), qPrintable(r.out)); // the program, by name
+        for (const char* sub : {"snapshot PROFILE|DSN", "watch PROFILE|DSN", "record PROFILE|DSN",
+                                "bundle PROFILE|DSN", "expire PROFILE|DSN", "--demo", "--fleet"})
+            QVERIFY2(r.out.contains(QLatin1String(sub)), sub);
     }
 };
 

@@ -155,6 +155,25 @@ private Q_SLOTS:
             test::execSql(test::suiteDsn(), "DROP OWNED BY lw_noread_" + db.name() + " CASCADE");
     }
 
+    // Found by looking (no table named), the same sentence as when named: the application's own
+    // table is not "(leases's table)" (issue 57 point 6).
+    void noPrivilegeWhileDetecting()
+    {
+        test::TestDatabase db("noread_detect");
+        const QString role = "lw_noread_" + db.name();
+        db.exec(QString(kLeasesDdl) + "; CREATE ROLE " + role + " LOGIN; REVOKE ALL ON leases FROM PUBLIC");
+        Poller p(test::pollerConfig(db.dsn() + " user=" + role, 200));
+        const Snapshot s = p.refreshOnce();
+        test::execSql(test::suiteDsn(), "DROP OWNED BY " + role + " CASCADE");
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+        QVERIFY(s.leasesError);
+        QCOMPARE(s.leasesError->sqlstate, QStringLiteral("42501"));
+        QVERIFY2(s.leasesError->toDisplayString().startsWith(
+                     "permission denied: no SELECT on public.leases (SQLSTATE 42501) — GRANT SELECT ON public.leases TO " +
+                     role + ";"),
+                 qPrintable(s.leasesError->toDisplayString()));
+    }
+
     // The GRANTs the console suggests run as shown, for names the server needs quoted (issue 23):
     // a role "Mon-Itor…", a table Leases "2026".
     void suggestedGrantsRunAsShown()

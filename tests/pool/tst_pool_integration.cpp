@@ -93,9 +93,9 @@ private Q_SLOTS:
         // The same instance's row in the table.
         QVERIFY(v.model()->rowOfKey(g->current.key) >= 0);
 
-        // Let a few seconds of history build up for the picture, and for lock waits to show.
+        // Lock waits showing, and a few seconds of history for the picture (the lines, not a dot).
         QTRY_VERIFY_WITH_TIMEOUT(v.history()->lastCluster()->waitingOnLock >= 2, 15000);
-        QTest::qWait(12000);
+        QTRY_VERIFY_WITH_TIMEOUT(v.history()->lastTime() - v.history()->startedAt() >= 4, 15000);
 
         // (d) Window: last hour, back to five minutes; pause holds the view while sampling goes on.
         v.setWindow(PoolView::Window::LastHour);
