@@ -21,10 +21,6 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 namespace {
 
 bool displayAvailable()
@@ -47,18 +43,6 @@ void setIdentity()
 
 int main(int argc, char** argv)
 {
-#if defined(__GLIBC__)
-    // One malloc arena for the process. With one per thread (the poller's, the history writer's,
-    // a large first read's), rows decoded on one thread and freed on another leave their arenas'
-    // pages resident: 226 → 205 MiB at 100 000 leases (leasewatch-bench --process). The threads
-    // seldom allocate at the same moment, so sharing one costs nothing measurable.
-    mallopt(M_ARENA_MAX, 1);
-    // Blocks from 1 MiB (a large read's row vectors, the lease tracker's rows) mapped on their own
-    // and unmapped when freed. glibc would raise this threshold to the largest block freed (32 MiB
-    // after a first read of 100 000 leases), and every later 10 MB vector would then come from the
-    // heap and leave holes resident there.
-    mallopt(M_MMAP_THRESHOLD, 1 << 20);
-#endif
     QStringList args;
     for (int i = 0; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);

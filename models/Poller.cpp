@@ -360,14 +360,8 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         }
         seen[size_t(was)] = 1;
         const LeaseRow& before = c->rows[size_t(was)]; // its name and table are the key's
-        if (before.holder != row.holder || before.expiresAt != row.expiresAt || before.takenAt != row.takenAt) {
-            // The strings the console holds already (the tracker's, the history's, the key names'):
-            // else every renewal leaves one more copy of a name and a holder resident.
-            row.name = before.name;
-            if (row.holder == before.holder)
-                row.holder = before.holder;
+        if (before.holder != row.holder || before.expiresAt != row.expiresAt || before.takenAt != row.takenAt)
             changedRows.emplace_back(was, std::move(row));
-        }
     }
     if (!c) {
         c = std::make_unique<LeaseCache>();

@@ -65,12 +65,12 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
             holder = tr("(no holder)");
         else if (it.entry.holder.structured && it.entry.holder.pid > 0)
             holder = tr("host <b>%1</b>, pid <b>%2</b> <span style='color:#757575'>(%3)</span>")
-                         .arg(esc(it.entry.holderHost().toString()))
+                         .arg(esc(it.entry.holder.host))
                          .arg(it.entry.holder.pid)
                          .arg(esc(*r.holder));
         else if (it.entry.holder.structured) // the library's holder carries no pid (a host name)
             holder = tr("host <b>%1</b> <span style='color:#757575'>(%2)</span>")
-                         .arg(esc(it.entry.holderHost().toString()), esc(*r.holder));
+                         .arg(esc(it.entry.holder.host), esc(*r.holder));
         else
             holder = QStringLiteral("<b>%1</b>").arg(esc(*r.holder));
         QString expiry = QStringLiteral("—");

@@ -80,7 +80,7 @@ std::vector<Finding> leaseFindings(const LeaseTracker& leases)
             f.subject = r.name;
             f.id = findingKindKey(f.kind) + QLatin1Char(':') + e.key;
             const QString holder = e.holder.structured && e.holder.pid > 0
-                                       ? QStringLiteral("%1 (pid %2)").arg(e.holderHost()).arg(e.holder.pid)
+                                       ? QStringLiteral("%1 (pid %2)").arg(e.holder.host).arg(e.holder.pid)
                                        : r.holder.value_or(QStringLiteral("(none)"));
             QString renewal;
             if (e.track.lastRenewal)

@@ -28,22 +28,21 @@ void HolderPresence::observe(const Snapshot& s, const LeaseTracker& leases)
         const LeaseState st = leases.stateAt(i, now);
         const LeaseTracker::Entry& e = leases.entry(i);
         if ((st != LeaseState::Held && st != LeaseState::ExpiringSoon) || !e.holder.structured ||
-            e.holderHost().isEmpty())
+            e.holder.host.isEmpty())
             continue;
-        const QString host = e.holderHost().toString();
-        auto counted = byHost.find(host);
+        auto counted = byHost.find(e.holder.host);
         if (counted == byHost.end()) {
             int n = 0;
             for (const SessionRow& r : s.sessions)
-                n += sessionFromHost(r, host) ? 1 : 0;
-            counted = byHost.insert(host, n);
+                n += sessionFromHost(r, e.holder.host) ? 1 : 0;
+            counted = byHost.insert(e.holder.host, n);
         }
         const double takenAt = e.track.row.takenAt.value_or(0);
         const double span = e.track.row.expiresAt.value_or(takenAt) - takenAt;
         Seen w = watched_.value(e.key);
-        if (w.host != host || w.takenAt != takenAt) {
+        if (w.host != e.holder.host || w.takenAt != takenAt) {
             w = Seen{}; // another lock: what was seen is about the last one
-            w.host = host;
+            w.host = e.holder.host;
             w.takenAt = takenAt;
             w.takenInView = prevNow_ > 0 && takenAt > prevNow_ - 1; // 1 s: the writer's clock (ShedLock's own)
             w.span = span;
@@ -149,7 +148,7 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
     const LeaseTrack& t = e.track;
     ev.state = classifyLease(t, serverNow, policy);
     if (e.holder.structured)
-        ev.holderHost = e.holderHost().toString();
+        ev.holderHost = e.holder.host;
     else if (t.row.holder)
         ev.holderHost = t.row.holder->section(QLatin1Char(':'), 0, 0).trimmed(); // "host" or "host:…"
     ev.sinceRenewal = secondsSinceRenewal(t, serverNow);
@@ -224,7 +223,7 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
         // Liquibase's holder names its address too ("buildbox (10.0.0.5)"): a JDBC session shows
         // only the address, so either speaks for the host.
         const QString address = table && table->holderFormat == LeaseTableConfig::HolderFormat::HostAddress
-                                    ? e.holderToken().toString()
+                                    ? e.holder.token
                                     : QString();
         for (const SessionRow& s : sessions)
             if (sessionFromHost(s, ev.holderHost) || (!address.isEmpty() && sessionFromHost(s, address)))

@@ -82,11 +82,9 @@ HolderParts splitHolder(const QString& holder)
     const auto m = re.match(holder);
     if (m.hasMatch()) {
         p.structured = true;
-        p.hostFrom = qint32(m.capturedStart(1));
-        p.hostLength = qint32(m.capturedLength(1));
-        p.pid = m.capturedView(2).toLongLong();
-        p.tokenFrom = qint32(m.capturedStart(3));
-        p.tokenLength = qint32(m.capturedLength(3));
+        p.host = m.captured(1);
+        p.pid = m.captured(2).toLongLong();
+        p.token = m.captured(3);
     }
     return p;
 }
@@ -109,14 +107,8 @@ HolderParts hostAndToken(const QString& holder, const QRegularExpression& re)
     HolderParts p;
     const auto m = re.match(holder);
     p.structured = true;
-    if (m.hasMatch()) {
-        p.hostFrom = qint32(m.capturedStart(1));
-        p.hostLength = qint32(m.capturedLength(1));
-        p.tokenFrom = qint32(m.capturedStart(2));
-        p.tokenLength = qint32(m.capturedLength(2));
-    } else {
-        p.hostLength = qint32(holder.size());
-    }
+    p.host = m.hasMatch() ? m.captured(1) : holder;
+    p.token = m.hasMatch() ? m.captured(2) : QString();
     return p;
 }
 } // namespace
@@ -137,7 +129,7 @@ HolderParts splitHolder(const QString& holder, LeaseTableConfig::HolderFormat fo
         return splitHolder(holder);
     case F::Host:
         p.structured = !holder.isEmpty();
-        p.hostLength = qint32(holder.size());
+        p.host = holder;
         return p;
     case F::RiverClientId:
         return hostAndToken(holder, river);
@@ -147,7 +139,7 @@ HolderParts splitHolder(const QString& holder, LeaseTableConfig::HolderFormat fo
         return hostAndToken(holder, quartz);
     case F::Opaque:
         p.structured = true;
-        p.tokenLength = qint32(holder.size());
+        p.token = holder;
         return p;
     }
     return p;

@@ -29,12 +29,9 @@ int leaseStateSeverity(LeaseState s); // sort order, worst first = highest
 struct HolderParts
 {
     bool structured = false; // split by its scheme's format (host:pid:token, a host name, …)
-    qint64 pid = 0;          // 0: the format carries none
-    // Where the host and the token are in the holder the parts were split from: positions, not
-    // copies (two strings per lease at 100 000 leases are megabytes).
-    qint32 hostFrom = 0, hostLength = 0, tokenFrom = 0, tokenLength = 0;
-    QStringView host(const QString& holder) const { return QStringView(holder).mid(hostFrom, hostLength); }
-    QStringView token(const QString& holder) const { return QStringView(holder).mid(tokenFrom, tokenLength); }
+    QString host;
+    qint64 pid = 0; // 0: the format carries none
+    QString token;
 };
 HolderParts splitHolder(const QString& holder);
 // By the library's own holder format (see LeaseTableConfig::HolderFormat).

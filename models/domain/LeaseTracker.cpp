@@ -206,11 +206,11 @@ QString LeaseTracker::cellText(int row, int column, double now, bool live) const
     case LeaseColumns::Host:
         if (!r.holder)
             return QStringLiteral("(no holder)");
-        return printable(e.holder.structured ? e.holderHost().toString() : *r.holder);
+        return printable(e.holder.structured ? e.holder.host : *r.holder);
     case LeaseColumns::Pid:
         return e.holder.structured && e.holder.pid > 0 ? QString::number(e.holder.pid) : QString();
     case LeaseColumns::Token:
-        return e.holder.structured ? e.holderToken().toString() : QString();
+        return e.holder.structured ? e.holder.token : QString();
     case LeaseColumns::TakenAt:
         return r.takenAt ? formatInstant(*r.takenAt) : QStringLiteral("—");
     case LeaseColumns::HeldFor:
@@ -289,9 +289,9 @@ QStringView LeaseTracker::sortText(const Entry& e, int column)
     case LeaseColumns::Host:
         if (!r.holder)
             return u"(no holder)";
-        return e.holder.structured ? e.holderHost() : QStringView(*r.holder);
+        return e.holder.structured ? QStringView(e.holder.host) : QStringView(*r.holder);
     case LeaseColumns::Token:
-        return e.holder.structured ? e.holderToken() : QStringView();
+        return e.holder.structured ? QStringView(e.holder.token) : QStringView();
     default:
         return {};
     }

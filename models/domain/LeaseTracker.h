@@ -34,14 +34,7 @@ public:
     {
         QString key;
         LeaseTrack track;
-        HolderParts holder; // split from track.row.holder
-        QStringView holderHost() const { return holder.host(holderText()); }
-        QStringView holderToken() const { return holder.token(holderText()); }
-        const QString& holderText() const
-        {
-            static const QString none;
-            return track.row.holder ? *track.row.holder : none;
-        }
+        HolderParts holder;
     };
 
     // What a refresh did to the rows, in the order it does it, for a view that mirrors them (the

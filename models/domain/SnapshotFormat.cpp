@@ -174,13 +174,11 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseTracker& leases, const 
         o[QStringLiteral("name")] = r.name;
         o[QStringLiteral("holder")] = r.holder ? QJsonValue(*r.holder) : QJsonValue::Null;
         // The parts the scheme's holder format carries; null where it has none (a host name has no pid).
-        auto part = [&](QStringView v) {
-            return e.holder.structured && !v.isEmpty() ? QJsonValue(v.toString()) : QJsonValue::Null;
-        };
-        o[QStringLiteral("holder_host")] = part(e.holderHost());
+        auto part = [&](const QString& v) { return e.holder.structured && !v.isEmpty() ? QJsonValue(v) : QJsonValue::Null; };
+        o[QStringLiteral("holder_host")] = part(e.holder.host);
         o[QStringLiteral("holder_pid")] =
             e.holder.structured && e.holder.pid > 0 ? QJsonValue(e.holder.pid) : QJsonValue::Null;
-        o[QStringLiteral("holder_token")] = part(e.holderToken());
+        o[QStringLiteral("holder_token")] = part(e.holder.token);
         o[QStringLiteral("taken_at")] = isoOrNull(r.takenAt);
         o[QStringLiteral("expires_at")] = isoOrNull(r.expiresAt);
         o[QStringLiteral("seconds_left")] =

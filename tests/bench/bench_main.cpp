@@ -512,7 +512,9 @@ int runProcessBudgets(const QList<int>& leases, int warmupS, int seconds, const 
         double cpuPercent;
         double residentMiB; // 0: none
     };
-    const Budget budgets[] = {{10000, 1.0, 0}, {100000, 3.0, 150}};
+    // Ceilings that must not regress (issue 48): a window at 1-3 % of a core and ~200 MB at 100 000
+    // leases is not what a user notices; the 1 % / 150 MB targets before them were withdrawn.
+    const Budget budgets[] = {{10000, 2.0, 0}, {100000, 3.0, 250}};
     std::printf("Whole process: leasewatch DSN (window offscreen, history recording), 1 %% of the leases "
                 "renewed per second; warm-up %d s, measured %d s\n",
                 warmupS, seconds);
@@ -546,7 +548,7 @@ int runProcessBudgets(const QList<int>& leases, int warmupS, int seconds, const 
                                 .arg(f.residentMiB, 0, 'f', 1);
         }
     }
-    std::printf("\nTargets\n%s\n", qPrintable(verdicts.join(QLatin1Char('\n'))));
+    std::printf("\nCeilings\n%s\n", qPrintable(verdicts.join(QLatin1Char('\n'))));
     return 0;
 }
 

@@ -160,12 +160,10 @@ private Q_SLOTS:
         QVERIFY(row >= 0);
         QCOMPARE(monitor.leases()->stateAt(row), LeaseState::Stale);
         // It names the lease and its old holder (host and pid of the crashed instance).
-        const LeaseTracker::Entry& crashed = monitor.leases()->entry(row);
-        const QString host = crashed.holderHost().toString();
-        const qint64 pid = crashed.holder.pid;
-        QVERIFY(crashed.holder.structured);
+        const auto& holder = monitor.leases()->entry(row).holder;
+        QVERIFY(holder.structured);
         QVERIFY2(stale.contains("crashed-job") &&
-                     stale.contains(QStringLiteral("%1 (pid %2)").arg(host).arg(pid)),
+                     stale.contains(QStringLiteral("%1 (pid %2)").arg(holder.host).arg(holder.pid)),
                  qPrintable(stale));
         for (int r = 1; r < list->model()->rowCount(); ++r) // worst first
             QVERIFY(list->model()->index(r - 1, 0).data(FindingsModel::SeverityRole).toInt() >=
@@ -228,7 +226,7 @@ private Q_SLOTS:
         QVERIFY2(
             r.out.contains("pooled connections are idle holding advisory locks hashtext('billing-job-1')"),
             qPrintable(r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("holder %1 (pid %2)").arg(host).arg(pid)),
+        QVERIFY2(r.out.contains(QStringLiteral("holder %1 (pid %2)").arg(holder.host).arg(holder.pid)),
                  qPrintable(r.out));
     }
 };

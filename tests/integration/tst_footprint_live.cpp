@@ -64,8 +64,8 @@ std::map<QString, Shown> shown(const LeaseTracker& t, double now)
                       e.track.lastRenewal,
                       e.track.ttl,
                       e.track.previousHolder,
-                      e.holderHost().toString(),
-                      e.holderToken().toString(),
+                      e.holder.host,
+                      e.holder.token,
                       e.holder.pid,
                       e.track.renewalsSeen};
     }
