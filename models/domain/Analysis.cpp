@@ -574,44 +574,38 @@ bool lockViewsReusable(const Snapshot& s, const QHash<int, int>& byPid, const An
 }
 } // namespace
 
-Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* previous)
+namespace {
+// The refresh's sessions by pid.
+class SessionIndex
 {
-    static const KeyNames noNames;
-    const KeyNames& names = s.keyNames ? *s.keyNames : noNames;
-    Analysis a;
-    const Thresholds& th = cfg.thresholds;
-    a.serverNow = s.serverNow;
-    a.config = cfg;
-    QHash<int, int> byPid; // pid -> index into s.sessions
-    for (int i = 0; i < int(s.sessions.size()); ++i)
-        byPid.insert(s.sessions[size_t(i)].pid, i);
-    auto sessionOf = [&](int pid) -> const SessionRow* {
-        const int i = byPid.value(pid, -1);
-        return i < 0 ? nullptr : &s.sessions[size_t(i)];
-    };
-
-    // Advisory locks with their sessions and names: the previous views when they cannot differ.
-    a.lockSource = s.advisoryLocks;
-    a.lockNames = s.keyNames;
-    a.libraryKeys = s.libraryKeys;
-    if (previous && lockViewsReusable(s, byPid, *previous)) {
-        a.sides = previous->sides;
-        a.locks = previous->locks;
-        a.waiters = previous->waiters;
-        a.heldByPid = previous->heldByPid;
-        a.holderPids = previous->holderPids;
-    } else {
-        makeLockViews(s, names, byPid, a);
+public:
+    explicit SessionIndex(const SessionRows& sessions) : sessions_(sessions)
+    {
+        for (int i = 0; i < int(sessions.size()); ++i)
+            byPid_.insert(sessions[size_t(i)].pid, i);
     }
+    const SessionRow* of(int pid) const
+    {
+        const int i = byPid_.value(pid, -1);
+        return i < 0 ? nullptr : &sessions_[size_t(i)];
+    }
+    const QHash<int, int>& byPid() const { return byPid_; } // pid -> index into the sessions
 
-    // Waits on advisory locks, longer than the threshold.
+private:
+    const SessionRows& sessions_;
+    QHash<int, int> byPid_;
+};
+
+// Waits on advisory locks, longer than the threshold.
+void addAdvisoryWaits(const Snapshot& s, const AnalysisConfig& cfg, const SessionIndex& sessions, Analysis& a)
+{
     for (int w : a.waiters) {
         const LockView& v = a.locks[size_t(w)];
         const AdvisoryLockRow& l = v.lock;
         const double waited = l.waitStart ? s.serverNow - *l.waitStart : -1;
-        if (waited <= th.advisoryWaitS)
+        if (waited <= cfg.thresholds.advisoryWaitS)
             continue;
-        const SessionRow* vs = sessionOf(l.pid);
+        const SessionRow* vs = sessions.of(l.pid);
         Finding f;
         f.kind = FindingKind::AdvisoryWait;
         f.severity = 2;
@@ -626,18 +620,19 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
                                "bounded; check why the holder keeps the lock.");
         a.findings.push_back(f);
     }
+}
 
-    const QHash<int, HeldLocks>& heldByPid = a.heldByPid;
-
-    // Idle sessions holding advisory locks (one finding per session, not per lock).
+// Idle sessions holding advisory locks (one finding per session, not per lock).
+void addIdleHolders(const Snapshot& s, const AnalysisConfig& cfg, const SessionIndex& sessions, Analysis& a)
+{
     for (int pid : a.holderPids) {
-        const SessionRow* vs = sessionOf(pid);
+        const SessionRow* vs = sessions.of(pid);
         if (!vs || !isIdle(*vs) || !vs->stateChange)
             continue;
         const double idleFor = s.serverNow - *vs->stateChange;
-        if (idleFor <= th.idleHoldingS)
+        if (idleFor <= cfg.thresholds.idleHoldingS)
             continue;
-        const HeldLocks& held = *heldByPid.constFind(pid);
+        const HeldLocks& held = *a.heldByPid.constFind(pid);
         Finding f;
         f.kind = FindingKind::IdleHoldingAdvisory;
         f.severity = 2;
@@ -665,10 +660,13 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
         }
         a.findings.push_back(f);
     }
+}
 
-    // Pools: the sessions grouped every way in one pass (the pool history keeps all four); the
-    // findings are about the configured grouping.
-    a.groupsBy = groupSessionsEveryWay(s, cfg, heldByPid);
+// Pools: the sessions grouped every way in one pass (the pool history keeps all four); the
+// findings are about the configured grouping.
+void addPools(const Snapshot& s, const AnalysisConfig& cfg, const SessionIndex& sessions, Analysis& a)
+{
+    a.groupsBy = groupSessionsEveryWay(s, cfg, a.heldByPid);
     // No noise: a pinned pool is one finding, not one more per pinned session.
     QSet<QString> pinnedGroups;
     for (const PoolGroup& g : a.groups())
@@ -676,7 +674,7 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
             pinnedGroups.insert(g.key);
     a.findings.erase(std::remove_if(a.findings.begin(), a.findings.end(),
                                     [&](const Finding& f) {
-                                        const SessionRow* fs = sessionOf(f.subject.toInt());
+                                        const SessionRow* fs = sessions.of(f.subject.toInt());
                                         return f.kind == FindingKind::IdleHoldingAdvisory && fs &&
                                                pinnedGroups.contains(groupKey(*fs, cfg.groupBy));
                                     }),
@@ -706,14 +704,18 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
                            "transaction-level lock. Terminating one pinned backend frees one connection.");
         a.findings.push_back(f);
     }
-    // Blocking chains (any lock type).
+}
+
+// Blocking chains (any lock type) and deadlock cycles caught in the act.
+void addBlocking(const Snapshot& s, const SessionIndex& sessions, Analysis& a)
+{
     a.blocking = buildForest(s);
     for (int root : a.blocking.roots) {
         const int behind = a.blocking.waitersBehind(root);
         double longest = 0;
         for (auto it = a.blocking.nodes.constBegin(); it != a.blocking.nodes.constEnd(); ++it)
             longest = std::max(longest, it->waitingS);
-        const SessionRow* rs = sessionOf(root);
+        const SessionRow* rs = sessions.of(root);
         Finding f;
         f.kind = FindingKind::BlockingChain;
         f.severity = behind >= 3 ? 3 : 2;
@@ -751,8 +753,11 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
             QStringLiteral("Lock rows and keys in one consistent order (e.g. sorted) in every transaction.");
         a.findings.push_back(f);
     }
+}
 
-    // Collisions among the known candidate names.
+// Collisions among the known candidate names.
+void addKeyCollisions(const Snapshot& s, const KeyNames& names, Analysis& a)
+{
     a.collisions = s.keyCollisions ? *s.keyCollisions : keyCollisions(names);
     for (auto it = a.collisions.constBegin(); it != a.collisions.constEnd(); ++it) {
         Finding f;
@@ -771,12 +776,15 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
             "table instead of hashtext().");
         a.findings.push_back(f);
     }
+}
 
-    // Cluster limits.
+// Cluster limits: connections, the shared lock table; and what this role cannot see.
+void addClusterLimits(const Snapshot& s, const AnalysisConfig& cfg, Analysis& a)
+{
     const ClusterInfo& c = s.cluster;
     a.connectionsUsed = int(s.sessions.size()) + 1; // + the console itself
     a.connectionBudget = std::max(1, c.maxConnections - c.superuserReservedConnections);
-    if (a.connectionsUsed >= th.connectionShare * a.connectionBudget) {
+    if (a.connectionsUsed >= cfg.thresholds.connectionShare * a.connectionBudget) {
         Finding f;
         f.kind = FindingKind::ConnectionsNearLimit;
         f.severity = a.connectionsUsed >= a.connectionBudget ? 3 : 2;
@@ -794,7 +802,7 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
                            "sessions first.");
         a.findings.push_back(f);
     }
-    if (c.lockTableCapacity() > 0 && c.lockTableEntries >= th.lockTableShare * c.lockTableCapacity()) {
+    if (c.lockTableCapacity() > 0 && c.lockTableEntries >= cfg.thresholds.lockTableShare * c.lockTableCapacity()) {
         Finding f;
         f.kind = FindingKind::LockTablePressure;
         f.severity = c.lockTableEntries >= c.lockTableCapacity() ? 3 : 2;
@@ -823,6 +831,38 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
         f.fix = QStringLiteral("GRANT pg_monitor TO %1;").arg(sqlIdentifier(s.server.user));
         a.findings.push_back(f);
     }
+}
+} // namespace
+
+Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* previous)
+{
+    static const KeyNames noNames;
+    const KeyNames& names = s.keyNames ? *s.keyNames : noNames;
+    Analysis a;
+    a.serverNow = s.serverNow;
+    a.config = cfg;
+    const SessionIndex sessions(s.sessions);
+
+    // Advisory locks with their sessions and names: the previous views when they cannot differ.
+    a.lockSource = s.advisoryLocks;
+    a.lockNames = s.keyNames;
+    a.libraryKeys = s.libraryKeys;
+    if (previous && lockViewsReusable(s, sessions.byPid(), *previous)) {
+        a.sides = previous->sides;
+        a.locks = previous->locks;
+        a.waiters = previous->waiters;
+        a.heldByPid = previous->heldByPid;
+        a.holderPids = previous->holderPids;
+    } else {
+        makeLockViews(s, names, sessions.byPid(), a);
+    }
+
+    addAdvisoryWaits(s, cfg, sessions, a);
+    addIdleHolders(s, cfg, sessions, a);
+    addPools(s, cfg, sessions, a); // after the idle holders: a pinned pool stands for its sessions
+    addBlocking(s, sessions, a);
+    addKeyCollisions(s, names, a);
+    addClusterLimits(s, cfg, a);
     std::stable_sort(a.findings.begin(), a.findings.end(),
                      [](const Finding& x, const Finding& y) { return x.severity > y.severity; });
     return a;
