@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 namespace lw {
 
@@ -46,6 +47,45 @@ struct Poller::LeaseCache
 
 namespace {
 std::atomic<quint64> g_leaseSources{0};
+
+// The statements of one round trip, each known by where its answer will be: no index kept by hand.
+class RoundTrip
+{
+public:
+    struct Slot
+    {
+        size_t at = std::numeric_limits<size_t>::max(); // the default: not sent this time
+        explicit operator bool() const { return at != std::numeric_limits<size_t>::max(); }
+    };
+    Slot add(pg::Statement st)
+    {
+        stmts_.push_back(std::move(st));
+        return {stmts_.size() - 1};
+    }
+    Slot addIf(std::optional<pg::Statement> st) { return st ? add(std::move(*st)) : Slot{}; }
+    const std::vector<pg::Statement>& statements() const { return stmts_; }
+
+private:
+    std::vector<pg::Statement> stmts_;
+};
+
+// The answer in `slot`, if it was sent and answered; else null.
+const pg::StatementResult* answerAt(const std::vector<pg::StatementResult>& res, RoundTrip::Slot slot)
+{
+    return slot.at < res.size() ? &res[slot.at] : nullptr;
+}
+// Its result, whatever its status; or null.
+const PGresult* resultAt(const std::vector<pg::StatementResult>& res, RoundTrip::Slot slot)
+{
+    const pg::StatementResult* a = answerAt(res, slot);
+    return a ? a->result.get() : nullptr;
+}
+// Its rows, if it succeeded; else null.
+const PGresult* rowsAt(const std::vector<pg::StatementResult>& res, RoundTrip::Slot slot)
+{
+    const pg::StatementResult* a = answerAt(res, slot);
+    return a && !a->error.isError() ? a->result.get() : nullptr;
+}
 } // namespace
 
 Poller::Poller(PollerConfig cfg, quint64 generation, QObject* parent)
@@ -102,6 +142,62 @@ bool Poller::ensureConnected(DbError& err)
     return true;
 }
 
+// One round trip: the detection (or the named table's check), the libraries' keys computed on the
+// server (pg-boss, Flyway's tables), and the hashes of the profile's lock names.
+bool Poller::checkLeaseTables(bool detecting, pg::Clock::time_point deadline, Snapshot& s)
+{
+    RoundTrip trip;
+    // First: the detection's one statement, or the named table's checks (as many as it takes).
+    for (pg::Statement& st : detecting ? std::vector<pg::Statement>{leaseTableDetection()}
+                                       : leaseTableCheck(cfg_.leases))
+        trip.add(std::move(st));
+    const RoundTrip::Slot keysAt = trip.add({libraryKeysSql(), {}});
+    const RoundTrip::Slot knownAt = trip.addIf(names_.hashKnownNames());
+    std::vector<pg::StatementResult> res;
+    const DbError e = conn_.runPipeline(trip.statements(), res, deadline);
+    if (e.needsReconnect() || res.size() != trip.statements().size()) {
+        s.error = e;
+        if (!s.error.isError()) {
+            s.error.kind = DbError::Kind::Query;
+            s.error.message = QStringLiteral("the lease-table check returned no result");
+        }
+        s.receivedWall = QDateTime::currentDateTime();
+        return false;
+    }
+    if (knownAt)
+        names_.hashesAnswered(rowsAt(res, knownAt));
+    names_.libraryKeysAnswered(rowsAt(res, keysAt), conn_);
+    std::vector<LeaseTableConfig> tables{cfg_.leases};
+    QStringList found;
+    leasesAbsent_.clear();
+    if (detecting) {
+        // Nothing configured: whichever of the catalogue's tables are there.
+        DetectedLeaseTables d;
+        if (!res[0].error.isError())
+            d = detectedLeaseTables(res[0].result.get());
+        else
+            d.problem = res[0].error;
+        tables = std::move(d.tables);
+        found = d.found;
+        leaseTableError_ = d.problem;
+        if (tables.empty() && !d.problem)
+            leasesAbsent_ = noLeaseTableText();
+    } else {
+        // A named table is checked: exists, privileges, columns.
+        const std::vector<pg::StatementResult> check(std::make_move_iterator(res.begin()),
+                                                     std::make_move_iterator(res.begin() + long(keysAt.at)));
+        leaseTableError_ = interpretLeaseTableCheck(cfg_.leases, check);
+    }
+    if (!tables_ || *tables_ != tables) {
+        tables_ = std::make_shared<const std::vector<LeaseTableConfig>>(tables);
+        leaseCache_.reset(); // other tables: every row is read afresh
+    }
+    leasesFound_ = found;
+    leaseTableChecked_ = true;
+    refreshesSinceCheck_ = 0;
+    return true;
+}
+
 Snapshot Poller::refreshOnce()
 {
     Snapshot s;
@@ -116,61 +212,12 @@ Snapshot Poller::refreshOnce()
     const auto deadline = pg::Clock::now() + std::chrono::milliseconds(cfg_.refreshDeadlineMs);
 
     // The lease tables are found (or the named one checked) at connect, again every 10 refreshes
-    // while that fails, and every 60 while detecting (a library's table may appear later). One
-    // round trip: the detection (or the named table's check), the libraries' keys computed on the
-    // server (pg-boss, Flyway's tables), and the hashes of the profile's lock names.
+    // while that fails, and every 60 while detecting (a library's table may appear later).
     const bool detecting = cfg_.detectLeaseTable && cfg_.leases.isDefault();
     const bool troubled = leaseTableError_ || !leasesAbsent_.isEmpty();
     if (!leaseTableChecked_ || ((troubled || detecting) && ++refreshesSinceCheck_ >= (troubled ? 10 : 60))) {
-        std::vector<pg::Statement> stmts = detecting ? std::vector<pg::Statement>{leaseTableDetection()}
-                                                     : leaseTableCheck(cfg_.leases);
-        const size_t keysIdx = stmts.size();
-        stmts.push_back({libraryKeysSql(), {}});
-        const std::optional<pg::Statement> known = names_.hashKnownNames();
-        if (known)
-            stmts.push_back(*known);
-        std::vector<pg::StatementResult> res;
-        const DbError e = conn_.runPipeline(stmts, res, deadline);
-        if (e.needsReconnect() || res.size() != stmts.size()) {
-            s.error = e;
-            if (!s.error.isError()) {
-                s.error.kind = DbError::Kind::Query;
-                s.error.message = QStringLiteral("the lease-table check returned no result");
-            }
-            s.receivedWall = QDateTime::currentDateTime();
+        if (!checkLeaseTables(detecting, deadline, s))
             return s;
-        }
-        if (known)
-            names_.hashesAnswered(res.back().error.isError() ? nullptr : res.back().result.get());
-        names_.libraryKeysAnswered(res[keysIdx].error.isError() ? nullptr : res[keysIdx].result.get(), conn_);
-        std::vector<LeaseTableConfig> tables{cfg_.leases};
-        QStringList found;
-        leasesAbsent_.clear();
-        if (detecting) {
-            // Nothing configured: whichever of the catalogue's tables are there.
-            DetectedLeaseTables d;
-            if (!res[0].error.isError())
-                d = detectedLeaseTables(res[0].result.get());
-            else
-                d.problem = res[0].error;
-            tables = std::move(d.tables);
-            found = d.found;
-            leaseTableError_ = d.problem;
-            if (tables.empty() && !d.problem)
-                leasesAbsent_ = noLeaseTableText();
-        } else {
-            // A named table is checked: exists, privileges, columns.
-            const std::vector<pg::StatementResult> check(std::make_move_iterator(res.begin()),
-                                                         std::make_move_iterator(res.begin() + long(keysIdx)));
-            leaseTableError_ = interpretLeaseTableCheck(cfg_.leases, check);
-        }
-        if (!tables_ || *tables_ != tables) {
-            tables_ = std::make_shared<const std::vector<LeaseTableConfig>>(tables);
-            leaseCache_.reset(); // other tables: every row is read afresh
-        }
-        leasesFound_ = found;
-        leaseTableChecked_ = true;
-        refreshesSinceCheck_ = 0;
     }
 
     // pg_locks may be skipped on this refresh when it dominates (still one round trip).
@@ -179,32 +226,23 @@ Snapshot Poller::refreshOnce()
                                   : 1;
     const bool readLocks = !haveLocks_ || ++refreshesSinceLocks_ >= everyN;
 
-    std::vector<pg::Statement> stmts;
-    stmts.push_back({sql::meta(), {}});
-    stmts.push_back({sql::activity(), {}});
-    const int locksIdx = readLocks ? int(stmts.size()) : -1;
-    if (readLocks)
-        stmts.push_back({sql::locks(conn_.serverVersion()), {}});
-    const std::optional<pg::Statement> hashes = names_.hashNewNames(lastServerNow_);
-    const int hashIdx = hashes ? int(stmts.size()) : -1;
-    if (hashes)
-        stmts.push_back(*hashes);
+    RoundTrip trip;
+    const RoundTrip::Slot metaAt = trip.add({sql::meta(), {}});
+    const RoundTrip::Slot activityAt = trip.add({sql::activity(), {}});
+    const RoundTrip::Slot locksAt = readLocks ? trip.add({sql::locks(conn_.serverVersion()), {}}) : RoundTrip::Slot{};
+    const RoundTrip::Slot hashesAt = trip.addIf(names_.hashNewNames(lastServerNow_));
     // Detected tables are read even when another one found could not be (its problem is told).
     const bool readLeases = tables_ && !tables_->empty() && (!leaseTableError_ || detecting);
-    const int leasesIdx = int(stmts.size());
-    if (readLeases)
-        stmts.push_back(tables_->size() == 1 ? leaseSelect(conn_, tables_->front()) : leaseSelectAll(conn_, *tables_));
+    const RoundTrip::Slot leasesAt =
+        readLeases ? trip.add(tables_->size() == 1 ? leaseSelect(conn_, tables_->front()) : leaseSelectAll(conn_, *tables_))
+                   : RoundTrip::Slot{};
     // After the leases: should GoodJob's tables have gone, only this statement and the next fail.
-    const std::optional<pg::Statement> goodJob = readLocks ? names_.goodJobStatement() : std::nullopt;
-    const int goodJobIdx = goodJob ? int(stmts.size()) : -1;
-    if (goodJob)
-        stmts.push_back(*goodJob);
-    const int serverTimeIdx = int(stmts.size());
-    stmts.push_back({sql::serverTime(), {}});
+    const RoundTrip::Slot goodJobAt = readLocks ? trip.addIf(names_.goodJobStatement()) : RoundTrip::Slot{};
+    const RoundTrip::Slot serverTimeAt = trip.add({sql::serverTime(), {}});
 
     std::vector<pg::StatementResult> res;
     const auto t0 = pg::Clock::now();
-    const DbError e = conn_.runPipeline(stmts, res, deadline);
+    const DbError e = conn_.runPipeline(trip.statements(), res, deadline);
     const auto t1 = pg::Clock::now();
     s.receivedMonotonicMs = monotonicMs();
     // UTC: the local time's conversion costs more than the rest of a small refresh's decoding.
@@ -213,7 +251,7 @@ Snapshot Poller::refreshOnce()
     s.bytesReceived = conn_.lastBytesReceived();
     s.bytesExact = conn_.lastBytesExact();
     s.clientWaitMs = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    if (e.isError() && (e.needsReconnect() || !res[0].result)) {
+    if (e.isError() && (e.needsReconnect() || !resultAt(res, metaAt))) {
         if (!readLocks)
             --refreshesSinceLocks_; // not read: try again next time
         s.error = e;
@@ -224,21 +262,20 @@ Snapshot Poller::refreshOnce()
     // time for the pipeline (see sql::serverTime()). Should that answer be missing, the time from
     // sending to the last result stands in (an upper bound: it includes the network). Smoothed, so
     // that one slow refresh does not stretch the interval by itself.
-    const PGresult* st = size_t(serverTimeIdx) < res.size() ? res[size_t(serverTimeIdx)].result.get() : nullptr;
-    s.serverMs = readServerTimeMs(st).value_or(s.clientWaitMs);
+    s.serverMs = readServerTimeMs(resultAt(res, serverTimeAt)).value_or(s.clientWaitMs);
     serverMsEstimate_ =
         serverMsEstimate_ > 0 ? 0.7 * serverMsEstimate_ + 0.3 * s.serverMs : s.serverMs;
     effectiveIntervalMs_ = stretchedIntervalMs(cfg_.intervalMs, serverMsEstimate_, cfg_.serverTimeBudget);
     s.effectiveIntervalMs = effectiveIntervalMs_;
 
-    if (!readMeta(res[0].result.get(), s)) {
+    if (!readMeta(resultAt(res, metaAt), s)) {
         s.error.kind = DbError::Kind::Query;
         s.error.message = QStringLiteral("unexpected answer to the clock query");
         return s;
     }
-    if (const PGresult* r = res[1].result.get())
+    if (const PGresult* r = resultAt(res, activityAt))
         s.sessions = readSessions(r);
-    const PGresult* locks = locksIdx >= 0 ? res[size_t(locksIdx)].result.get() : nullptr;
+    const PGresult* locks = resultAt(res, locksAt);
     if (locks) {
         std::vector<AdvisoryLockRow> read = readAdvisoryLocks(locks, s.cluster);
         // The same locks as last time (the usual case, even with 20 000 held): the previous read
@@ -264,15 +301,15 @@ Snapshot Poller::refreshOnce()
     s.locksEveryN = everyN;
 
     // Before the GoodJob lookup: a key these names resolve needs no lookup.
-    if (hashIdx >= 0)
-        names_.hashesAnswered(res[size_t(hashIdx)].result.get());
-    const pg::StatementResult* goodJobAnswer = goodJobIdx >= 0 ? &res[size_t(goodJobIdx)] : nullptr;
+    if (hashesAt)
+        names_.hashesAnswered(resultAt(res, hashesAt));
+    const pg::StatementResult* goodJobAnswer = answerAt(res, goodJobAt);
     if (locks || (goodJobAnswer && goodJobAnswer->error.isError()))
         names_.locksRead(s, goodJobAnswer);
     lastServerNow_ = s.serverNow;
 
     if (readLeases) {
-        auto& lr = res[size_t(leasesIdx)];
+        const pg::StatementResult& lr = res[leasesAt.at];
         if (lr.error.isError()) {
             s.leasesError = lr.error;
             // The table may have been dropped or altered: check it again next time.

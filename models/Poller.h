@@ -83,6 +83,8 @@ private:
     // Leases into s.leases (one table, or several tagged with their index), with a LeaseDelta
     // against the previous read: every row decoded, then matched by (table, name).
     void decodeLeases(const PGresult* r, Snapshot& s);
+    // Finds the lease tables (or checks the named one); false, with s.error, if the round trip failed.
+    bool checkLeaseTables(bool detecting, pg::Clock::time_point deadline, Snapshot& s);
 
     PollerConfig cfg_;
     quint64 generation_;
