@@ -197,7 +197,9 @@ std::optional<QString> ThrowawayCluster::start()
                            {QStringLiteral("-D"), data, QStringLiteral("-U"), superuser_,
                             QStringLiteral("-A"), QStringLiteral("trust"), QStringLiteral("-E"),
                             QStringLiteral("UTF8"), QStringLiteral("--locale=C.UTF-8"),
-                            QStringLiteral("--no-sync"), QStringLiteral("--no-instructions")},
+                            // Not --no-instructions: PostgreSQL 13's initdb has no such option,
+                            // and run() keeps the output for an error message only.
+                            QStringLiteral("--no-sync")},
                            120000))
             return err;
         QFile conf(data + QStringLiteral("/postgresql.conf"));
