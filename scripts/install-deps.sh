@@ -8,7 +8,7 @@ codename=
 [ -r /etc/os-release ] && codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 
 packages=(
-  # build (ccache: the presets' compiler launcher when it is installed)
+  # build (ccache: CMakeLists.txt makes it the compiler launcher when it is installed)
   cmake ninja-build g++ pkg-config git ccache
   # Qt 6 (Widgets, Sql + SQLite driver, Charts, Test) and libpq
   qt6-base-dev qt6-charts-dev libqt6sql6-sqlite libgl-dev qt6-qpa-plugins
