@@ -139,6 +139,7 @@ bool Poller::ensureConnected(DbError& err)
     lastAnalysis_.reset();
     haveLocks_ = false;
     lastLocks_ = {};
+    lastStatsReadMs_ = -1;
     return true;
 }
 
@@ -226,8 +227,19 @@ Snapshot Poller::refreshOnce()
                                   : 1;
     const bool readLocks = !haveLocks_ || ++refreshesSinceLocks_ >= everyN;
 
+    // Before 15 a reader of pg_stat_database waits for the statistics collector to write a fresh
+    // file (~8 ms of the server's time). Its deadlock count grows only when a session has waited
+    // on a lock for deadlock_timeout (1 s by default): read it for 10 s after a new lock wait was
+    // seen (not all along a long one), and once a minute for the rest (a reset, short waits).
+    constexpr qint64 kCollectorStatsEveryMs = 60000, kAfterLockWaitMs = 10000;
+    const bool collector = conn_.serverVersion() < 150000;
+    const qint64 nowMs = monotonicMs();
+    const bool readStats = !collector || lastStatsReadMs_ < 0 ||
+                           (lastLockWaitMs_ >= 0 && nowMs - lastLockWaitMs_ <= kAfterLockWaitMs) ||
+                           nowMs - lastStatsReadMs_ >= kCollectorStatsEveryMs;
+
     RoundTrip trip;
-    const RoundTrip::Slot metaAt = trip.add({sql::meta(), {}});
+    const RoundTrip::Slot metaAt = trip.add({sql::meta(readStats), {}});
     const RoundTrip::Slot activityAt = trip.add({sql::activity(), {}});
     const RoundTrip::Slot locksAt = readLocks ? trip.add({sql::locks(conn_.serverVersion()), {}}) : RoundTrip::Slot{};
     const RoundTrip::Slot hashesAt = trip.addIf(names_.hashNewNames(lastServerNow_));
@@ -273,11 +285,29 @@ Snapshot Poller::refreshOnce()
         s.error.message = QStringLiteral("unexpected answer to the clock query");
         return s;
     }
-    if (const PGresult* r = resultAt(res, activityAt))
+    if (readStats) {
+        lastStatsReadMs_ = s.receivedMonotonicMs;
+        lastDeadlocks_ = s.cluster.deadlocks;
+        lastStatsReset_ = s.cluster.statsReset;
+    } else {
+        s.cluster.deadlocks = lastDeadlocks_;
+        s.cluster.statsReset = lastStatsReset_;
+    }
+    if (const PGresult* r = resultAt(res, activityAt)) {
         s.sessions = readSessions(r);
+        QSet<QPair<int, double>> waits;
+        for (const SessionRow& row : s.sessions)
+            if (row.waitEventType == QLatin1String("Lock"))
+                waits.insert({row.pid, row.queryStart.value_or(0)});
+        if (!lockWaits_.contains(waits))
+            lastLockWaitMs_ = s.receivedMonotonicMs;
+        lockWaits_ = std::move(waits);
+    }
     const PGresult* locks = resultAt(res, locksAt);
     if (locks) {
         std::vector<AdvisoryLockRow> read = readAdvisoryLocks(locks, s.cluster);
+        if (conn_.serverVersion() < 140000)
+            waitStartsFromStatements(read, s.sessions.vec());
         // The same locks as last time (the usual case, even with 20 000 held): the previous read
         // is handed on, so the lock views and the model's rows are reused instead of made again.
         if (haveLocks_ && read == lastLocks_.vec())

@@ -159,7 +159,7 @@ PoolView::PoolView(Monitor* monitor, QWidget* parent)
     for (QLabel* l : {connText_, lockText_, troubleText_})
         l->setStyleSheet(QStringLiteral("color: #424242;"));
     auto* g = new QVBoxLayout(gauges);
-    auto* connTitle = new QLabel(tr("<b>Connections</b> (max_connections − superuser_reserved_connections)"));
+    auto* connTitle = new QLabel(tr("<b>Connections</b> (max_connections − reserved slots)"));
     auto* lockTitle = new QLabel(tr("<b>Shared lock table</b> (≈ nominal capacity; exhausted → ERROR 53200 "
                                     "out of shared memory)"));
     connTitle->setWordWrap(true);

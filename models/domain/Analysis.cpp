@@ -783,7 +783,7 @@ void addClusterLimits(const Snapshot& s, const AnalysisConfig& cfg, Analysis& a)
 {
     const ClusterInfo& c = s.cluster;
     a.connectionsUsed = int(s.sessions.size()) + 1; // + the console itself
-    a.connectionBudget = std::max(1, c.maxConnections - c.superuserReservedConnections);
+    a.connectionBudget = std::max(1, c.connectionBudget());
     if (a.connectionsUsed >= cfg.thresholds.connectionShare * a.connectionBudget) {
         Finding f;
         f.kind = FindingKind::ConnectionsNearLimit;
@@ -794,7 +794,7 @@ void addClusterLimits(const Snapshot& s, const AnalysisConfig& cfg, Analysis& a)
                       .arg(a.connectionsUsed)
                       .arg(a.connectionBudget)
                       .arg(c.maxConnections)
-                      .arg(c.superuserReservedConnections);
+                      .arg(c.superuserReservedConnections + c.reservedConnections);
         f.explanation =
             QStringLiteral("New connections will fail with SQLSTATE 53300 once the budget is used up.");
         f.fix =

@@ -182,7 +182,7 @@ struct Analysis
     std::vector<Finding> findings; // locks, pools, waits, cluster limits (leases are added by the caller)
     QHash<qint64, QStringList> collisions; // key → names, among all known candidates
     int connectionsUsed = 0;
-    int connectionBudget = 0; // max_connections - superuser_reserved_connections
+    int connectionBudget = 0; // ClusterInfo::connectionBudget()
 
     // What the lock views were made from, for the next analysis to tell whether it may reuse them.
     SharedRows<AdvisoryLockRow> lockSource;

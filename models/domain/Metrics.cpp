@@ -269,7 +269,7 @@ QByteArray prometheusText(const std::vector<DatabaseMetrics>& dbs)
     w.family("leasewatch_connections", "gauge", "Client connections to the server.", dbs,
              measured([&](const DatabaseMetrics& d) { w.sample(d, {}, d.connections); }));
     w.family("leasewatch_connections_limit", "gauge",
-             "Connections ordinary roles may open: max_connections − superuser_reserved_connections.", dbs,
+             "Connections ordinary roles may open: max_connections − superuser_reserved_connections − reserved_connections (16+).", dbs,
              measured([&](const DatabaseMetrics& d) { w.sample(d, {}, d.connectionLimit); }));
     w.family("leasewatch_deadlocks_total", "counter",
              "Deadlocks detected in the database (pg_stat_database.deadlocks).", dbs,

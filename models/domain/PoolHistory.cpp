@@ -160,7 +160,7 @@ void PoolHistory::add(const Snapshot& s)
     ClusterSample c;
     c.t = t;
     c.connections = int(s.sessions.size()) + 1; // + the console's own backend
-    c.connectionBudget = std::max(0, s.cluster.maxConnections - s.cluster.superuserReservedConnections);
+    c.connectionBudget = s.cluster.connectionBudget();
     c.lockTableEntries = s.cluster.lockTableEntries;
     c.lockTableCapacity = s.cluster.lockTableCapacity();
     c.advisoryLocks = int(s.advisoryLocks.size());

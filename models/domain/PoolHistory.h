@@ -65,7 +65,7 @@ struct ClusterSample
 {
     double t = 0;
     int connections = 0;         // client backends + the console
-    int connectionBudget = 0;    // max_connections - superuser_reserved_connections
+    int connectionBudget = 0;    // ClusterInfo::connectionBudget()
     int lockTableEntries = 0;    // non-fast-path rows of pg_locks
     int lockTableCapacity = 0;   // nominal, a floor
     int advisoryLocks = 0;       // advisory rows of pg_locks (never fast-path: all in the shared table)

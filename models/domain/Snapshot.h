@@ -121,7 +121,10 @@ struct AdvisoryLockRow
     qint32 key1 = 0, key2 = 0; // the two int4 keys, signed
     QString mode;              // ExclusiveLock / ShareLock
     bool granted = false;
-    std::optional<double> waitStart; // PostgreSQL 14+
+    // pg_locks.waitstart (PostgreSQL 14+). On 13, which has none, the waiting statement's start
+    // (pg_stat_activity.query_start): the same instant for the usual `SELECT pg_advisory_lock(…)`,
+    // never later than the wait's real start.
+    std::optional<double> waitStart;
     bool operator==(const AdvisoryLockRow&) const = default;
 };
 
@@ -130,6 +133,7 @@ struct ClusterInfo
 {
     int maxConnections = 0;
     int superuserReservedConnections = 0;
+    int reservedConnections = 0; // PostgreSQL 16+: slots for pg_use_reserved_connections' members
     int maxLocksPerTransaction = 0;
     int maxPreparedTransactions = 0;
     int lockTableEntries = 0; // rows of pg_locks that are not fast-path (shared lock table)
@@ -137,6 +141,11 @@ struct ClusterInfo
     qint64 deadlocks = -1;    // pg_stat_database.deadlocks of the monitored database
     std::optional<double> statsReset;
     bool hasMonitorPrivilege = true; // pg_monitor / pg_read_all_stats (else other roles' sessions are hidden)
+    // Connections an ordinary role may open.
+    int connectionBudget() const
+    {
+        return std::max(0, maxConnections - superuserReservedConnections - reservedConnections);
+    }
     // Nominal capacity of the shared lock table (a floor in practice, see FIELD-NOTES).
     int lockTableCapacity() const
     {

@@ -230,6 +230,7 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseTracker& leases, const 
     QJsonObject cluster;
     cluster[QStringLiteral("max_connections")] = c.maxConnections;
     cluster[QStringLiteral("superuser_reserved_connections")] = c.superuserReservedConnections;
+    cluster[QStringLiteral("reserved_connections")] = c.reservedConnections;
     cluster[QStringLiteral("connections_used")] = s.analysis ? s.analysis->connectionsUsed : 0;
     cluster[QStringLiteral("connection_budget")] = s.analysis ? s.analysis->connectionBudget : 0;
     cluster[QStringLiteral("max_locks_per_transaction")] = c.maxLocksPerTransaction;

@@ -140,7 +140,7 @@ QVariant PoolModel::headerData(int section, Qt::Orientation o, int role) const
             return tr("Pinned: idle connections holding an advisory lock, unusable by the pool until "
                       "the lock is released.");
         case BudgetShare:
-            return tr("Share of max_connections − superuser_reserved_connections used by this group.");
+            return tr("Share of max_connections − superuser_reserved_connections − reserved_connections used by this group.");
         case PoolSize:
             return tr("Pool size configured in the profile for this group or application.");
         default:

@@ -12,15 +12,17 @@ using pg::cellOptDouble;
 using pg::cellText;
 using pg::cellTrue;
 
-// Clock, identity, limits and counters: one row.
-constexpr char kMetaSql[] =
+// Clock, identity, limits and counters: one row. reserved_connections came in 16 (NULL before).
+constexpr char kMetaColumns[] =
     "SELECT date_part('epoch', now()), split_part(current_setting('server_version'), ' ', 1), "
     "current_setting('server_version_num')::int, current_database(), current_user::text, pg_backend_pid(), "
     "current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
     "current_setting('max_locks_per_transaction')::int, current_setting('max_prepared_transactions')::int, "
-    "d.deadlocks, date_part('epoch', d.stats_reset), "
-    "current_setting('is_superuser') = 'on' OR pg_has_role(current_user, 'pg_read_all_stats', 'MEMBER') "
-    "FROM pg_stat_database d WHERE d.datname = current_database()";
+    "current_setting('is_superuser') = 'on' OR pg_has_role(current_user, 'pg_read_all_stats', 'MEMBER'), "
+    "coalesce(current_setting('reserved_connections', true)::int, 0), ";
+constexpr char kMetaStats[] = "d.deadlocks, date_part('epoch', d.stats_reset) "
+                              "FROM pg_stat_database d WHERE d.datname = current_database()";
+constexpr char kMetaNoStats[] = "NULL::int8, NULL::float8";
 
 // Last in the pipeline: the pipeline is one implicit transaction (one Sync), so now() is when its
 // first statement started and this is the server's own time for the refresh, without the network.
@@ -97,9 +99,9 @@ SessionRow sessionRowAt(const PGresult* r, int i)
 } // namespace
 
 namespace sql {
-QByteArray meta()
+QByteArray meta(bool withStats)
 {
-    return kMetaSql;
+    return QByteArray(kMetaColumns) + (withStats ? kMetaStats : kMetaNoStats);
 }
 QByteArray activity()
 {
@@ -139,10 +141,22 @@ bool readMeta(const PGresult* r, Snapshot& s)
     s.cluster.superuserReservedConnections = int(cellDouble(r, 0, 7));
     s.cluster.maxLocksPerTransaction = int(cellDouble(r, 0, 8));
     s.cluster.maxPreparedTransactions = int(cellDouble(r, 0, 9));
-    s.cluster.deadlocks = PQgetisnull(r, 0, 10) ? -1 : qint64(cellDouble(r, 0, 10));
-    s.cluster.statsReset = cellOptDouble(r, 0, 11);
-    s.cluster.hasMonitorPrivilege = cellTrue(r, 0, 12);
+    s.cluster.hasMonitorPrivilege = cellTrue(r, 0, 10);
+    s.cluster.reservedConnections = int(cellDouble(r, 0, 11));
+    s.cluster.deadlocks = PQgetisnull(r, 0, 12) ? -1 : qint64(cellDouble(r, 0, 12));
+    s.cluster.statsReset = cellOptDouble(r, 0, 13);
     return true;
+}
+
+void waitStartsFromStatements(std::vector<AdvisoryLockRow>& locks, const std::vector<SessionRow>& sessions)
+{
+    QHash<int, std::optional<double>> started;
+    for (const SessionRow& r : sessions)
+        if (r.waitEventType == QLatin1String("Lock"))
+            started.insert(r.pid, r.queryStart);
+    for (AdvisoryLockRow& l : locks)
+        if (!l.granted && !l.waitStart)
+            l.waitStart = started.value(l.pid);
 }
 
 std::vector<SessionRow> readSessions(const PGresult* r)

@@ -197,6 +197,7 @@ QByteArray encodeState(const Snapshot& s)
         ds << bool(s.leasesError.has_value());
         if (s.leasesError)
             put(ds, *s.leasesError);
+        ds << qint32(c.reservedConnections); // appended (PostgreSQL 16): older states end before it
     }
     return qCompress(raw, 6);
 }
@@ -273,6 +274,12 @@ bool decodeState(const QByteArray& blob, Snapshot& s)
         s.leasesError = e;
     } else {
         s.leasesError.reset();
+    }
+    c.reservedConnections = 0;
+    if (!ds.atEnd()) {
+        qint32 reserved = 0;
+        ds >> reserved;
+        c.reservedConnections = reserved;
     }
     return ds.status() == QDataStream::Ok;
 }

@@ -116,6 +116,12 @@ QString Workload::serverVersion()
     return QString::fromUtf8(PQgetvalue(r.get(), 0, 0));
 }
 
+int Workload::serverVersionNum()
+{
+    const pg::ResultPtr r = execOrThrow(admin_.get(), "SELECT current_setting('server_version_num')");
+    return std::atoi(PQgetvalue(r.get(), 0, 0));
+}
+
 void Workload::setLeases(int n)
 {
     if (n == leases_)

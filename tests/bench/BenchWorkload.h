@@ -55,6 +55,7 @@ public:
     void resetStatements();
     std::vector<StatementStat> readStatements();
     QString serverVersion();
+    int serverVersionNum();
 
 private:
     pg::ConnPtr open(const QByteArray& conninfo, const char* appName) const;

@@ -26,14 +26,16 @@ double mibOfFiles(const QString& dir)
     return double(bytes) / (1024.0 * 1024.0);
 }
 
-// Refreshes the console ran: calls of its clock statement (one per refresh) by its role (its
-// constants are normalised away: matched by what it reads).
+// Refreshes the console ran: calls of its clock statement (one per refresh; two texts before
+// PostgreSQL 15, with and without pg_stat_database) by its role (its constants are normalised away:
+// matched by what it reads).
 qint64 consoleRefreshes(Workload& load)
 {
+    qint64 calls = 0;
     for (const StatementStat& st : load.readStatements())
-        if (st.role == QLatin1String(kConsoleRole) && st.query.contains(QLatin1String("FROM pg_stat_database d")))
-            return st.calls;
-    return 0;
+        if (st.role == QLatin1String(kConsoleRole) && st.query.contains(QLatin1String("current_database(), current_user")))
+            calls += st.calls;
+    return calls;
 }
 } // namespace
 

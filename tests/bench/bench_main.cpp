@@ -93,16 +93,17 @@ QByteArray consoleActivitySql()
 {
     return lw::sql::activity();
 }
-QByteArray consoleLocksSql()
+QByteArray consoleLocksSql(int serverVersionNum)
 {
-    return lw::sql::locks(150000); // PostgreSQL 14+ variant (waitstart)
+    return lw::sql::locks(serverVersionNum);
 }
 
 // The floor: plain SELECTs of the same rows and columns, no casts, no extract(), no CTE. The
 // blockers column is kept (the console needs it and this is its cheapest form); pg_locks is read
 // whole, as the console's scan must, and the client could count it.
-std::vector<pg::Statement> floorStatements()
+std::vector<pg::Statement> floorStatements(int serverVersionNum)
 {
+    const QByteArray waitStart = serverVersionNum >= 140000 ? ", waitstart" : ""; // came in 14
     return {
         {"SELECT now(), current_setting('server_version'), current_setting('server_version_num'), "
          "current_database(), current_user, pg_backend_pid(), current_setting('max_connections'), "
@@ -116,8 +117,8 @@ std::vector<pg::Statement> floorStatements()
          "CASE WHEN wait_event_type = 'Lock' THEN pg_blocking_pids(pid) END "
          "FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
          {}},
-        {"SELECT locktype, database, classid, objid, objsubid, pid, mode, granted, fastpath, waitstart "
-         "FROM pg_locks",
+        {"SELECT locktype, database, classid, objid, objsubid, pid, mode, granted, fastpath" + waitStart +
+             " FROM pg_locks",
          {}},
         {"SELECT name, holder, taken_at, expires_at FROM public.leases", {}},
     };
@@ -132,7 +133,8 @@ QString statementKind(const QString& q)
         return QStringLiteral("locks");
     if (q.contains(QLatin1String("pg_stat_activity")))
         return QStringLiteral("activity");
-    if (q.contains(QLatin1String("pg_stat_database")))
+    // pg_stat_statements normalises the settings' names away; with or without pg_stat_database
+    if (q.contains(QLatin1String("current_database(), current_user")))
         return QStringLiteral("meta");
     if (q.contains(QLatin1String("leases")))
         return QStringLiteral("leases");
@@ -300,11 +302,12 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
         if (const DbError e = conn->connect(helperOptions(w.conninfo(role), app)); e.isError())
             throw std::runtime_error(
                 ("connect " + QByteArray(role) + ": " + e.message.toUtf8()).toStdString());
-    const std::vector<pg::Statement> floorStmts = floorStatements();
+    const int versionNum = w.serverVersionNum();
+    const std::vector<pg::Statement> floorStmts = floorStatements(versionNum);
     LeaseTableConfig leaseCfg;
     const std::vector<pg::Statement> rawStmts = {{consoleMetaSql(), {}},
                                                  {consoleActivitySql(), {}},
-                                                 {consoleLocksSql(), {}},
+                                                 {consoleLocksSql(versionNum), {}},
                                                  leaseSelect(rawConn, leaseCfg)};
     // A refresh that reused its previous pg_locks read did not receive it: its raw decode does
     // not read it either (the raw decode is of the refresh's results, nothing more, nothing less).
@@ -497,13 +500,64 @@ int usage()
     std::fprintf(stderr, "usage: leasewatch-bench [--scale smoke|full] [--json] [--refreshes N] "
                          "[--cluster-dir DIR] [--only POINT,…]\n"
                          "       leasewatch-bench --process [--leases N,…] [--warmup S] [--seconds S] "
-                         "[--cluster-dir DIR]\n");
+                         "[--cluster-dir DIR]\n"
+                         "       leasewatch-bench --paced SECONDS [--cluster-dir DIR]\n");
     return 2;
 }
 
 // Issue 24 point 5: the console as a user runs it (the real `leasewatch` window, offscreen, with
 // its history recording), measured from outside while 1 % of the leases renew every second, at
 // the configured 1 s refresh (the footprint budget may space refreshes out: counted).
+// The server's time per refresh at the console's own pace (one refresh a second), not back to back:
+// before PostgreSQL 15 what a statement costs depends on how long ago the statistics collector's
+// file was read (issue 57). Base point (1 000 leases, 100 advisory locks, 10 idle backends); every
+// statement the console's role ran, from pg_stat_statements.
+int runPaced(int seconds, const QString& clusterDir)
+{
+    Workload w(clusterDir);
+    w.start();
+    w.setLeases(1000);
+    w.setLocks(100);
+    w.setBackends(10);
+    PollerConfig cfg;
+    cfg.connect = helperOptions(w.conninfo(kConsoleRole), "leasewatch");
+    Poller poller(cfg);
+    int refreshes = 0, failed = 0;
+    const auto paced = [&](int forSeconds) {
+        const auto start = Clock::now();
+        while (Clock::now() - start < std::chrono::seconds(forSeconds)) {
+            checkInterrupted();
+            const auto next = Clock::now() + std::chrono::milliseconds(cfg.intervalMs);
+            w.renewSome();
+            const Snapshot s = poller.refreshOnce();
+            ++(s.ok ? refreshes : failed);
+            std::this_thread::sleep_until(next);
+        }
+    };
+    // Warm-up: connect, detect the table, hash the names; and, before 15, the 10 s of counters
+    // read after the workload's waiting session was first seen (a new wait, see Poller).
+    paced(15);
+    w.resetStatements();
+    refreshes = failed = 0;
+    paced(seconds);
+    QMap<QString, double> byKind;
+    double total = 0;
+    for (const StatementStat& st : w.readStatements()) {
+        if (st.role != QLatin1String(kConsoleRole))
+            continue;
+        const QString kind = statementKind(st.query);
+        byKind[kind.isEmpty() ? QStringLiteral("other") : kind] += st.execMs;
+        total += st.execMs;
+    }
+    std::printf("PostgreSQL %s, one refresh every %d ms for %d s: %d refreshes (%d failed)\n",
+                qPrintable(w.serverVersion().section(QLatin1Char(' '), 1, 1)), cfg.intervalMs, seconds,
+                refreshes, failed);
+    std::printf("server ms per refresh: %.2f\n", refreshes ? total / refreshes : 0.0);
+    for (auto it = byKind.cbegin(); it != byKind.cend(); ++it)
+        std::printf("  %-8s %.2f\n", qPrintable(it.key()), refreshes ? it.value() / refreshes : 0.0);
+    return failed ? 1 : 0;
+}
+
 int runProcessBudgets(const QList<int>& leases, int warmupS, int seconds, const QString& clusterDir)
 {
     struct Budget
@@ -565,6 +619,7 @@ int main(int argc, char** argv)
     int refreshes = -1;
     QString clusterDir;
     bool process = false;
+    int pacedS = 0;
     QList<int> processLeases{10000, 100000};
     int warmupS = 130, measureS = 60; // warm-up: past one round of renewals (1 % a second)
     const QStringList args = app.arguments().mid(1);
@@ -588,6 +643,8 @@ int main(int argc, char** argv)
             only = args[++i].split(QLatin1Char(','));
         } else if (a == QLatin1String("--process")) {
             process = true;
+        } else if (a == QLatin1String("--paced") && i + 1 < args.size()) {
+            pacedS = std::max(1, args[++i].toInt());
         } else if (a == QLatin1String("--leases") && i + 1 < args.size()) {
             processLeases.clear();
             for (const QString& v : args[++i].split(QLatin1Char(',')))
@@ -604,6 +661,14 @@ int main(int argc, char** argv)
         refreshes = smoke ? 3 : 30;
     std::signal(SIGINT, [](int) { g_interrupted = 1; });
     std::signal(SIGTERM, [](int) { g_interrupted = 1; });
+    if (pacedS > 0) {
+        try {
+            return runPaced(pacedS, clusterDir);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "leasewatch-bench: %s\n", e.what());
+            return 2;
+        }
+    }
     if (process) {
         try {
             return runProcessBudgets(processLeases, warmupS, measureS, clusterDir);

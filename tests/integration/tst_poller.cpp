@@ -260,6 +260,97 @@ private Q_SLOTS:
         QVERIFY2(s.error.toDisplayString().contains(mustSay), qPrintable(s.error.toDisplayString()));
     }
 
+    // Issue 57 point 4: from PostgreSQL 16 on, reserved_connections slots are closed to ordinary
+    // roles too; the budget the window, the findings and the metrics use leaves them out.
+    void budgetLeavesOutReservedSlots()
+    {
+        const int major = cluster::ThrowawayCluster::findBinDir().section(QLatin1Char('/'), -2, -2).toInt();
+        QVERIFY2(major >= 13, qPrintable(cluster::ThrowawayCluster::findBinDir()));
+        cluster::ClusterOptions o = test::privateClusterOptions(QStringLiteral("reserved"));
+        o.maxConnections = 20;
+        o.extraSettings << QStringLiteral("superuser_reserved_connections = 2");
+        if (major >= 16)
+            o.extraSettings << QStringLiteral("reserved_connections = 5");
+        cluster::ThrowawayCluster server(o);
+        const auto err = server.start();
+        QVERIFY2(!err, qPrintable(err.value_or(QString())));
+        Poller p(test::pollerConfig(server.dsn(), 200));
+        const Snapshot s = p.refreshOnce();
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+        QCOMPARE(s.server.versionNum / 10000, major);
+        const int expected = major >= 16 ? 20 - 2 - 5 : 20 - 2;
+        QCOMPARE(s.cluster.connectionBudget(), expected);
+        QCOMPARE(analyze(s, AnalysisConfig{}).connectionBudget, expected);
+    }
+
+    // Issue 57 point 4: a session waiting on an advisory lock is a finding on every server; 13 has
+    // no pg_locks.waitstart, and its wait is timed from the waiting statement's start.
+    void advisoryWaitIsTimedOnEveryVersion()
+    {
+        test::TestDatabase db("poller_wait");
+        pg::Connection holder = test::openAppSession(db.dsn(), QStringLiteral("holder"));
+        test::runOn(holder, "SELECT pg_advisory_lock(4711)");
+        pg::Connection waiter = test::openAppSession(db.dsn(), QStringLiteral("waiter"));
+        test::runOn(waiter, "SET lock_timeout = 0"); // as an application without timeouts waits
+        QVERIFY(PQsendQuery(waiter.raw(), "SELECT pg_advisory_lock(4711)") == 1);
+        AnalysisConfig cfg;
+        cfg.thresholds.advisoryWaitS = 1;
+        Poller p(test::pollerConfig(db.dsn(), 200));
+        Snapshot s;
+        const auto waitFinding = [&] {
+            s = p.refreshOnce();
+            const Analysis a = analyze(s, cfg);
+            return std::any_of(a.findings.begin(), a.findings.end(),
+                               [](const Finding& f) { return f.kind == FindingKind::AdvisoryWait; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(waitFinding(), 10000);
+        const auto waiting = std::find_if(s.advisoryLocks.begin(), s.advisoryLocks.end(),
+                                          [](const AdvisoryLockRow& l) { return !l.granted; });
+        QVERIFY(waiting != s.advisoryLocks.end());
+        QVERIFY(waiting->waitStart);
+        QVERIFY(s.serverNow - *waiting->waitStart > 1.0);
+        QVERIFY(s.serverNow - *waiting->waitStart < 15.0);
+        test::runOn(holder, "SELECT pg_advisory_unlock(4711)");
+    }
+
+    // Issue 57 point 4: before 15 the console reads pg_stat_database's counters only when they can
+    // have grown, yet a deadlock is counted within seconds there too.
+    void deadlockIsCountedPromptlyOnEveryVersion()
+    {
+        test::TestDatabase db("poller_deadlock");
+        Poller p(test::pollerConfig(db.dsn(), 200));
+        Snapshot s = p.refreshOnce();
+        QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
+        const qint64 before = s.cluster.deadlocks;
+        QVERIFY(before >= 0);
+        pg::Connection a = test::openAppSession(db.dsn(), QStringLiteral("deadlock-a"));
+        pg::Connection b = test::openAppSession(db.dsn(), QStringLiteral("deadlock-b"));
+        test::runOn(a, "SET lock_timeout = 0");
+        test::runOn(b, "SET lock_timeout = 0");
+        test::runOn(a, "BEGIN");
+        test::runOn(a, "SELECT pg_advisory_xact_lock(1)");
+        test::runOn(b, "BEGIN");
+        test::runOn(b, "SELECT pg_advisory_xact_lock(2)");
+        QVERIFY(PQsendQuery(a.raw(), "SELECT pg_advisory_xact_lock(2)") == 1);
+        const auto aWaits = [&] {
+            s = p.refreshOnce();
+            return std::any_of(s.sessions.begin(), s.sessions.end(), [](const SessionRow& r) {
+                return r.applicationName == QLatin1String("deadlock-a") && r.waitEventType == QLatin1String("Lock");
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(aWaits(), 10000);
+        try {
+            test::runOn(b, "SELECT pg_advisory_xact_lock(1)");
+        } catch (const std::runtime_error&) {
+            // b was chosen as the deadlock's victim (else a was)
+        }
+        const auto counted = [&] {
+            s = p.refreshOnce();
+            return s.cluster.deadlocks > before;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(counted(), 15000);
+    }
+
     // The threaded path: results arrive on the GUI thread through the Monitor, the event loop keeps
     // running, and the backend is gone after the Monitor is destroyed.
     void monitorDeliversAndCleansUp()

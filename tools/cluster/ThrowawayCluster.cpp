@@ -76,8 +76,16 @@ int runAsClusterUser(const QString& program, const QStringList& args, const QStr
 {
     const SystemUser u = clusterUser();
     QProcess p;
-    p.setProgram(program);
-    p.setArguments(args);
+    const QString root = serverRoot();
+    if (!root.isEmpty() && u.switchUser) {
+        // A server of another Debian release (scripts/test-servers): chroot switches to the same
+        // uid inside, so the cluster's files belong to postgres on both sides.
+        p.setProgram(QStringLiteral("chroot"));
+        p.setArguments(QStringList{QStringLiteral("--userspec=%1:%2").arg(u.uid).arg(u.gid), root, program} + args);
+    } else {
+        p.setProgram(program);
+        p.setArguments(args);
+    }
     p.setWorkingDirectory(workDir);
     p.setProcessChannelMode(QProcess::MergedChannels);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -86,6 +94,8 @@ int runAsClusterUser(const QString& program, const QStringList& args, const QStr
         env.insert(QStringLiteral("HOME"), u.home);
         env.insert(QStringLiteral("USER"), u.name);
         env.insert(QStringLiteral("LOGNAME"), u.name);
+    }
+    if (u.switchUser && root.isEmpty()) {
         const uid_t uid = u.uid;
         const gid_t gid = u.gid;
         // Runs in the forked child before exec: only async-signal-safe calls here.
@@ -113,19 +123,25 @@ int runAsClusterUser(const QString& program, const QStringList& args, const QStr
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
 }
 
+QString serverRoot()
+{
+    return qEnvironmentVariable("PG_ROOT");
+}
+
 QString ThrowawayCluster::findBinDir()
 {
     const QString env = qEnvironmentVariable("PG_BINDIR");
     if (!env.isEmpty())
         return env;
-    QDir base(QStringLiteral("/usr/lib/postgresql"));
+    const QString root = serverRoot();
+    QDir base(root + QStringLiteral("/usr/lib/postgresql"));
     QStringList versions = base.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     std::sort(versions.begin(), versions.end(),
               [](const QString& a, const QString& b) { return a.toInt() > b.toInt(); });
     for (const QString& v : versions) {
-        const QString bin = base.filePath(v + QStringLiteral("/bin"));
-        if (QFile::exists(bin + QStringLiteral("/initdb")))
-            return bin;
+        const QString bin = QStringLiteral("/usr/lib/postgresql/%1/bin").arg(v);
+        if (QFile::exists(root + bin + QStringLiteral("/initdb")))
+            return bin; // a path inside PG_ROOT when that is set
     }
     return {};
 }
@@ -166,6 +182,8 @@ std::optional<QString> ThrowawayCluster::run(const QString& program, const QStri
 std::optional<QString> ThrowawayCluster::start()
 {
     const SystemUser u = clusterUser();
+    if (!serverRoot().isEmpty() && !u.switchUser)
+        return QStringLiteral("PG_ROOT (a server of another Debian release) needs root: chroot runs it");
     if (::geteuid() == 0 && !u.switchUser)
         return QStringLiteral("running as root but there is no `postgres` system user to run the server as "
                               "(install Debian's postgresql package)");

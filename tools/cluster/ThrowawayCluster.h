@@ -49,7 +49,8 @@ public:
 
     // Stop a cluster left in `dir` by someone else (the fixture's cleanup step) and remove it.
     static void stopAndRemove(const QString& dir);
-    static QString findBinDir(); // PG_BINDIR, else the newest /usr/lib/postgresql/*/bin
+    // PG_BINDIR, else the newest /usr/lib/postgresql/*/bin (below PG_ROOT when that is set).
+    static QString findBinDir();
 
 private:
     std::optional<QString> run(const QString& program, const QStringList& args, int timeoutMs,
@@ -62,7 +63,13 @@ private:
     bool detached_ = false;
 };
 
-// Runs `program args` as the cluster's system user (postgres when we are root). Returns exit code.
+// PG_ROOT: a Debian root holding the server to use instead of this machine's (scripts/test-servers).
+// Its programs run through `chroot` as root's postgres uid; clusters stay under /tmp, which the
+// root must share (a bind mount), so their sockets are reachable from here. Empty: this machine's.
+QString serverRoot();
+
+// Runs `program args` as the cluster's system user (postgres when we are root), inside PG_ROOT
+// when that is set. Returns exit code.
 int runAsClusterUser(const QString& program, const QStringList& args, const QString& workDir, int timeoutMs,
                      QString* output);
 
