@@ -139,7 +139,7 @@ bool Poller::ensureConnected(DbError& err)
     lastAnalysis_.reset();
     haveLocks_ = false;
     lastLocks_ = {};
-    lastStatsReadMs_ = -1;
+    stats_ = {};
     return true;
 }
 
@@ -227,17 +227,7 @@ Snapshot Poller::refreshOnce()
                                   : 1;
     const bool readLocks = !haveLocks_ || ++refreshesSinceLocks_ >= everyN;
 
-    // Before 15 a reader of pg_stat_database waits for the statistics collector to write a fresh
-    // file (~8 ms of the server's time). Its deadlock count grows only when a session has waited
-    // on a lock for deadlock_timeout (1 s by default): read it for 10 s after a new lock wait was
-    // seen (not all along a long one), and once a minute for the rest (a reset, short waits).
-    constexpr qint64 kCollectorStatsEveryMs = 60000, kAfterLockWaitMs = 10000;
-    const bool collector = conn_.serverVersion() < 150000;
-    const qint64 nowMs = monotonicMs();
-    const bool readStats = !collector || lastStatsReadMs_ < 0 ||
-                           (lastLockWaitMs_ >= 0 && nowMs - lastLockWaitMs_ <= kAfterLockWaitMs) ||
-                           nowMs - lastStatsReadMs_ >= kCollectorStatsEveryMs;
-
+    const bool readStats = stats_.due(conn_.serverVersion(), monotonicMs());
     RoundTrip trip;
     const RoundTrip::Slot metaAt = trip.add({sql::meta(readStats), {}});
     const RoundTrip::Slot activityAt = trip.add({sql::activity(), {}});
@@ -285,24 +275,9 @@ Snapshot Poller::refreshOnce()
         s.error.message = QStringLiteral("unexpected answer to the clock query");
         return s;
     }
-    if (readStats) {
-        lastStatsReadMs_ = s.receivedMonotonicMs;
-        lastDeadlocks_ = s.cluster.deadlocks;
-        lastStatsReset_ = s.cluster.statsReset;
-    } else {
-        s.cluster.deadlocks = lastDeadlocks_;
-        s.cluster.statsReset = lastStatsReset_;
-    }
-    if (const PGresult* r = resultAt(res, activityAt)) {
+    if (const PGresult* r = resultAt(res, activityAt))
         s.sessions = readSessions(r);
-        QSet<QPair<int, double>> waits;
-        for (const SessionRow& row : s.sessions)
-            if (row.waitEventType == QLatin1String("Lock"))
-                waits.insert({row.pid, row.queryStart.value_or(0)});
-        if (!lockWaits_.contains(waits))
-            lastLockWaitMs_ = s.receivedMonotonicMs;
-        lockWaits_ = std::move(waits);
-    }
+    stats_.read(readStats, s);
     const PGresult* locks = resultAt(res, locksAt);
     if (locks) {
         std::vector<AdvisoryLockRow> read = readAdvisoryLocks(locks, s.cluster);

@@ -15,8 +15,6 @@
 
 #include <QDateTime>
 #include <QObject>
-#include <QPair>
-#include <QSet>
 
 #include <atomic>
 
@@ -111,13 +109,7 @@ private:
     qint64 lastLocksReadMs_ = 0;
     int refreshesSinceLocks_ = 0;
     bool haveLocks_ = false;
-    // pg_stat_database's counters, read every refresh from PostgreSQL 15 on; before, after a lock
-    // wait was seen and every kCollectorStatsEveryMs (see sql::meta()); the last read stands in between.
-    qint64 lastStatsReadMs_ = -1;
-    qint64 lastLockWaitMs_ = -1;          // when a new lock wait was last seen
-    QSet<QPair<int, double>> lockWaits_; // the last refresh's: (pid, statement start) waiting on a Lock
-    qint64 lastDeadlocks_ = -1;
-    std::optional<double> lastStatsReset_;
+    CollectorStats stats_; // when pg_stat_database is read (every refresh from 15 on)
     double serverMsEstimate_ = 0; // smoothed, for the footprint budget
     int effectiveIntervalMs_ = 0;
     double lastServerNow_ = 0;

@@ -148,6 +148,34 @@ bool readMeta(const PGresult* r, Snapshot& s)
     return true;
 }
 
+bool CollectorStats::due(int serverVersion, qint64 nowMs) const
+{
+    constexpr qint64 kEveryMs = 60000, kAfterNewWaitMs = 10000;
+    return serverVersion >= 150000 || lastReadMs_ < 0 || (newWaitMs_ >= 0 && nowMs - newWaitMs_ <= kAfterNewWaitMs) ||
+           nowMs - lastReadMs_ >= kEveryMs;
+}
+
+void CollectorStats::read(bool wasDue, Snapshot& s)
+{
+    if (wasDue) {
+        lastReadMs_ = s.receivedMonotonicMs;
+        deadlocks_ = s.cluster.deadlocks;
+        statsReset_ = s.cluster.statsReset;
+    } else {
+        s.cluster.deadlocks = deadlocks_;
+        s.cluster.statsReset = statsReset_;
+    }
+    if (s.server.versionNum >= 150000)
+        return; // no collector: nothing to time
+    QSet<QPair<int, double>> waits;
+    for (const SessionRow& r : s.sessions)
+        if (r.waitEventType == QLatin1String("Lock"))
+            waits.insert({r.pid, r.queryStart.value_or(0)});
+    if (!waits_.contains(waits))
+        newWaitMs_ = s.receivedMonotonicMs;
+    waits_ = std::move(waits);
+}
+
 void waitStartsFromStatements(std::vector<AdvisoryLockRow>& locks, const std::vector<SessionRow>& sessions)
 {
     QHash<int, std::optional<double>> started;

@@ -7,6 +7,8 @@
 #include <libpq-fe.h>
 
 #include <QByteArray>
+#include <QPair>
+#include <QSet>
 
 #include <optional>
 #include <vector>
@@ -32,5 +34,25 @@ std::optional<double> readServerTimeMs(const PGresult* r);
 // PostgreSQL 13 has no pg_locks.waitstart: a waiting lock's start becomes its session's statement
 // start (see AdvisoryLockRow::waitStart). Locks that have a start keep it.
 void waitStartsFromStatements(std::vector<AdvisoryLockRow>& locks, const std::vector<SessionRow>& sessions);
+
+// Before PostgreSQL 15 a reader of pg_stat_database waits for the statistics collector to write a
+// fresh file (~9 ms of the server's time). Its deadlock count grows only when a session has waited
+// on a lock for deadlock_timeout (1 s by default): it is read for 10 s after a new lock wait was
+// seen (not all along a long one) and once a minute for the rest (a reset, short waits); the last
+// read stands in between. From 15 on, every refresh.
+class CollectorStats
+{
+public:
+    bool due(int serverVersion, qint64 nowMs) const;
+    // After the refresh's sessions are read: keeps a read's counters, or puts the last read's in s.
+    void read(bool wasDue, Snapshot& s);
+
+private:
+    qint64 lastReadMs_ = -1;
+    qint64 newWaitMs_ = -1;                  // when a lock wait not seen before was last seen
+    QSet<QPair<int, double>> waits_;         // the last refresh's (pid, statement start) waiting on a Lock
+    qint64 deadlocks_ = -1;
+    std::optional<double> statsReset_;
+};
 
 } // namespace lw
