@@ -2,7 +2,7 @@
 
 #include "store/AuditLog.h"
 #include "ForceExpire.h"
-#include "domain/Findings.h"
+#include "domain/RefreshJudge.h"
 #include "domain/LeaseTracker.h"
 #include "domain/SnapshotFormat.h"
 #include "domain/Outage.h"
@@ -33,7 +33,7 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
-// The models one refresh goes through, as in the window.
+// The judge of one database's refreshes, ruled as the window's.
 struct Views : RefreshJudge
 {
     explicit Views(const PollerConfig& cfg) : RefreshJudge(leasePolicyFor(cfg), cfg.leases.writerUsesAppClock) {}
@@ -193,7 +193,7 @@ struct Many
                            .arg(n.critical)
                            .arg(n.warning)
                            .arg(n.notice)
-                           .arg(views.leases.size());
+                           .arg(views.leases().size());
         if (!findings.empty())
             text += QStringLiteral("; worst: ") + findings.front().title;
         return text;
@@ -265,7 +265,7 @@ int refreshMany(std::vector<std::unique_ptr<Many>>& dbs, const Invocation& inv, 
         for (const Many* d : order) {
             summary.append(d->summaryJson());
             if (!d->down) {
-                QJsonObject j = snapshotToJson(d->last, d->views.leases, d->findings);
+                QJsonObject j = snapshotToJson(d->last, d->views.leases(), d->findings);
                 j[QStringLiteral("database")] = d->label;
                 snapshots.append(j);
             }
@@ -284,7 +284,7 @@ int refreshMany(std::vector<std::unique_ptr<Many>>& dbs, const Invocation& inv, 
         for (const Many* d : order) {
             out << "\n=== " << d->label << " ===\n";
             out << (d->down ? QStringLiteral("NOT ANSWERING: %1 %2\n").arg(outageLine(*d->down), outageCause(*d->down))
-                            : snapshotToText(d->last, d->views.leases, d->findings));
+                            : snapshotToText(d->last, d->views.leases(), d->findings));
         }
     }
     out.flush();
@@ -312,7 +312,7 @@ int runSnapshot(const Invocation& inv)
         return *rc;
     std::vector<Finding> findings = views.apply(s);
     bouncer.addTo(s, findings, err);
-    out << render(s, views.leases, findings, inv.json, QJsonDocument::Indented);
+    out << render(s, views.leases(), findings, inv.json, QJsonDocument::Indented);
     out.flush();
     // The rest is printed even when the leases table is unusable; the exit code says so.
     return unusable(s, err, true).value_or(0);
@@ -365,7 +365,7 @@ int runWatch(const Invocation& inv)
             bouncer.addTo(s, findings, err);
             if (!inv.json && !terminal)
                 out << "=== refresh " << n << " at " << stamp << " ===\n";
-            out << render(s, views.leases, findings, inv.json,
+            out << render(s, views.leases(), findings, inv.json,
                           terminal ? QJsonDocument::Indented : QJsonDocument::Compact);
             if (inv.json && !terminal)
                 out << "\n"; // JSON Lines: one refresh per line
@@ -418,30 +418,30 @@ int runExpire(const Invocation& inv, const QString& auditPath)
     if (auto rc = unusable(s, err, true))
         return *rc;
     views.apply(s);
-    const std::vector<int> named = views.leases.rowsNamed(inv.leaseName);
+    const std::vector<int> named = views.leases().rowsNamed(inv.leaseName);
     if (named.empty()) {
         err << "leasewatch: no lease named \"" << inv.leaseName << "\" in "
-            << (views.leases.tableName().isEmpty() ? QStringLiteral("any lease table") : views.leases.tableName())
+            << (views.leases().tableName().isEmpty() ? QStringLiteral("any lease table") : views.leases().tableName())
             << "; nothing was sent\n";
         return 1;
     }
     if (named.size() > 1) {
         QStringList where;
         for (int r : named)
-            if (const LeaseTableConfig* t = views.leases.tableAt(r))
+            if (const LeaseTableConfig* t = views.leases().tableAt(r))
                 where << t->qualifiedName();
         err << "leasewatch: several leases are named \"" << inv.leaseName << "\" (in " << where.join(QStringLiteral(", "))
             << "); name the table with --table; nothing was sent\n";
         return 1;
     }
     const int row = named.front();
-    const LeaseTableConfig* table = views.leases.tableAt(row);
+    const LeaseTableConfig* table = views.leases().tableAt(row);
     if (table && !table->forceExpireRefusal.isEmpty()) {
         err << "leasewatch: force-expire is not offered for " << table->label() << " (" << table->qualifiedName()
             << "): " << table->forceExpireRefusal << " Nothing was sent.\n";
         return 1;
     }
-    const LeaseTracker::Entry& e = views.leases.entry(row);
+    const LeaseTracker::Entry& e = views.leases().entry(row);
     const std::optional<QString>& holderNow = e.track.row.holder;
     if (holderNow.value_or(QString()) != inv.holder) {
         err << "leasewatch: lease \"" << inv.leaseName << "\" is held by "
@@ -449,7 +449,7 @@ int runExpire(const Invocation& inv, const QString& auditPath)
             << ", not \"" << inv.holder << "\"; nothing was sent\n";
         return 1;
     }
-    const HolderEvidence ev = assessHolder(e, s.sessions, true, s.serverNow, views.leases.policyAt(row), table);
+    const HolderEvidence ev = assessHolder(e, s.sessions, true, s.serverNow, views.leases().policyAt(row), table);
     out << "holder " << inv.holder << ": " << ev.summary() << "\n";
     if (ev.looksAlive && !inv.evenIfAlive) {
         err << "leasewatch: refused: the holder may be alive, and expiring its lease would let a second "

@@ -43,7 +43,7 @@ struct Recording
         if (!s.ok || !s.analysis)
             return;
         measured = measureRefresh(s, *s.analysis);
-        measured.leases = monitor->leases()->tracker().tableMetrics(s.serverNow);
+        measured.leases = monitor->judge().leases().tableMetrics(s.serverNow);
         sinceMeasured.start();
     }
 

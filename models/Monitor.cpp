@@ -7,12 +7,11 @@
 namespace lw {
 
 Monitor::Monitor(PollerConfig cfg, QObject* parent)
-    : QObject(parent), cfg_(std::move(cfg)), leases_(this), locks_(this), blocking_(this), findings_(this)
+    : QObject(parent), cfg_(std::move(cfg)), judge_(leasePolicyFor(cfg_), cfg_.leases.writerUsesAppClock),
+      leases_(judge_, this), locks_(this), blocking_(this), findings_(this)
 {
     qRegisterMetaType<lw::Snapshot>();
     qRegisterMetaType<lw::ConnectionStatus>();
-    leases_.setPolicy(leasePolicyFor(cfg_));
-    leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
     // Countdowns tick on local monotonic time between refreshes; twice a second keeps them smooth.
     ticker_ = new QTimer(this);
     ticker_->setInterval(500);
@@ -79,7 +78,7 @@ void Monitor::setPaused(bool paused)
 void Monitor::setIntervalMs(int ms)
 {
     cfg_.intervalMs = ms;
-    leases_.setPolicy(leasePolicyFor(cfg_));
+    judge_.setPolicy(leasePolicyFor(cfg_));
     if (poller_)
         QMetaObject::invokeMethod(
             poller_.data(), [p = poller_.data(), ms] { p->setIntervalMs(ms); }, Qt::QueuedConnection);
@@ -89,14 +88,14 @@ void Monitor::reconfigure(PollerConfig cfg)
 {
     if (recorded_) {
         cfg_ = std::move(cfg);
-        leases_.setPolicy(leasePolicyFor(cfg_));
-        leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+        judge_.setPolicy(leasePolicyFor(cfg_));
+        judge_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
         return;
     }
     stopWorker();
     cfg_ = std::move(cfg);
-    leases_.setPolicy(leasePolicyFor(cfg_));
-    leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+    judge_.setPolicy(leasePolicyFor(cfg_));
+    judge_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
     outageBegan_ = {}; // a new connection: nothing has failed yet
     startWorker();
 }
@@ -105,7 +104,7 @@ void Monitor::onSnapshot(const Snapshot& s)
 {
     if (s.generation != generation_)
         return; // from a worker of an older configuration
-    if (leases_.rowsLoading() > 0) {
+    if (judge_.rowsLoading()) {
         // The models move together: these go in, in order, once every lease is (the history
         // records each). Only a few: a fill takes seconds, a refresh at least one.
         deferred_.push_back(s);
@@ -115,7 +114,7 @@ void Monitor::onSnapshot(const Snapshot& s)
     }
     last_ = s;
     refreshedOk_ = refreshedOk_ || s.ok;
-    leases_.applySnapshot(s);
+    judge_.apply(s);
     locks_.applySnapshot(s);
     blocking_.applySnapshot(s);
     if (s.ok) {
@@ -124,10 +123,6 @@ void Monitor::onSnapshot(const Snapshot& s)
         lastGoodAnalysis_ = s.analysis;
         outageBegan_ = {};
         outageFinding_.reset();
-        deadlocks_.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-        if (leases_.rowsLoading() == 0) // else once they are all in (onLeasesFilled)
-            presence_.observe(s, leases_.tracker());
-        ownFindings_ = collectFindings(s, leases_.tracker(), &deadlocks_, &presence_);
         publishFindings();
     } else if (!outageBegan_.isError()) {
         outageBegan_ = s.error;
@@ -139,17 +134,15 @@ void Monitor::onSnapshot(const Snapshot& s)
 void Monitor::onLeasesFilled()
 {
     // The refresh that brought the rows had no lease findings yet: now it has.
-    if (last_.ok) {
-        presence_.observe(last_, leases_.tracker());
-        ownFindings_ = collectFindings(last_, leases_.tracker(), &deadlocks_, &presence_);
+    judge_.rowsLoaded(last_);
+    if (last_.ok)
         publishFindings();
-    }
     Q_EMIT leasesFilled();
     // Not from within the model's signal: onSnapshot() applies to the model again.
     QMetaObject::invokeMethod(
         this,
         [this] {
-            while (!deferred_.empty() && leases_.rowsLoading() == 0) {
+            while (!deferred_.empty() && !judge_.rowsLoading()) {
                 const Snapshot s = std::move(deferred_.front());
                 deferred_.pop_front();
                 onSnapshot(s);
@@ -161,7 +154,7 @@ void Monitor::onLeasesFilled()
 QMetaObject::Connection Monitor::recordInto(HistoryRecorder* r)
 {
     return connect(this, &Monitor::refreshed, r,
-                   [this, r](const Snapshot& s) { r->record(s, leases_.tracker(), ownFindings_); });
+                   [this, r](const Snapshot& s) { r->record(s, judge_.leases(), judge_.findings()); });
 }
 
 void Monitor::setExternalFindings(const QString& source, std::vector<Finding> findings)
@@ -173,7 +166,7 @@ void Monitor::setExternalFindings(const QString& source, std::vector<Finding> fi
 
 void Monitor::publishFindings()
 {
-    std::vector<Finding> all = ownFindings_;
+    std::vector<Finding> all = judge_.findings();
     for (const auto& [source, list] : external_)
         all.insert(all.end(), list.begin(), list.end());
     if (outageFinding_)
@@ -240,13 +233,13 @@ void Monitor::onStatus(const ConnectionStatus& st)
 // ---- Recorded data (issue 9) ---------------------------------------------------------------------
 
 Monitor::Monitor(PollerConfig cfg, RecordedTag, QObject* parent)
-    : QObject(parent), cfg_(std::move(cfg)), leases_(this, [] { return kRecordedClockMs; }), locks_(this),
-      blocking_(this), findings_(this), recorded_(true)
+    : QObject(parent), cfg_(std::move(cfg)), judge_([] { return kRecordedClockMs; }), leases_(judge_, this),
+      locks_(this), blocking_(this), findings_(this), recorded_(true)
 {
     qRegisterMetaType<lw::Snapshot>();
     qRegisterMetaType<lw::ConnectionStatus>();
-    leases_.setPolicy(leasePolicyFor(cfg_));
-    leases_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+    judge_.setPolicy(leasePolicyFor(cfg_));
+    judge_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
 }
 
 std::unique_ptr<Monitor> Monitor::recorded(PollerConfig cfg, const QString& source, QObject* parent)
@@ -278,23 +271,14 @@ void Monitor::resetRecorded()
 {
     if (!recorded_)
         return;
-    // LeaseModel has no reset: its rows are retired through its own release path (gone, then past
-    // the linger), far beyond any recorded time, so the next snapshot's rows are first sightings
-    // whose take cannot look fresh (taken_at before the previous refresh).
+    judge_.restart();
     Snapshot empty;
     empty.ok = true;
     empty.receivedMonotonicMs = kRecordedClockMs;
-    empty.serverNow = 1e15;
-    leases_.applySnapshot(empty);
-    empty.serverNow = 2e15;
-    leases_.applySnapshot(empty);
-    empty.serverNow = 0;
     empty.analysis = std::make_shared<const Analysis>();
     locks_.applySnapshot(empty);
     blocking_.applySnapshot(empty);
-    ownFindings_.clear();
     findings_.setFindings({}, 0);
-    deadlocks_ = DeadlockWindow(deadlocks_.windowSeconds());
     last_ = Snapshot();
     recordedTime_ = 0;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // One monitored database, seen from the GUI thread: owns the polling worker thread and the models,
 // hands each refresh's snapshot to the models, and drops results of an older configuration.
-#include "domain/Findings.h"
+#include "domain/RefreshJudge.h"
 #include "itemmodels/LeaseModel.h"
 #include "itemmodels/LocksModels.h"
 #include "Poller.h"
@@ -34,8 +34,10 @@ public:
     BlockingTreeModel* blocking() { return &blocking_; }
     FindingsModel* findings() { return &findings_; }
     const FindingsModel* findings() const { return &findings_; }
-    const DeadlockWindow& deadlocks() const { return deadlocks_; }
-    const HolderPresence& holderPresence() const { return presence_; }
+    // The one judge of this database's refreshes: its leases, deadlocks, holders and findings.
+    const RefreshJudge& judge() const { return judge_; }
+    const DeadlockWindow& deadlocks() const { return judge_.deadlocks(); }
+    const HolderPresence& holderPresence() const { return judge_.presence(); }
     // Every refresh into `r`, with what this Monitor's tracker saw change and its own findings
     // (collectFindings: no companion's, no outage card): the history records what the window
     // showed. Disconnect the returned connection to stop.
@@ -95,14 +97,12 @@ private:
     quint64 generation_ = 0;
     QThread thread_;
     QPointer<Poller> poller_;
+    RefreshJudge judge_; // before the models that view it
     LeaseModel leases_;
     AdvisoryLockModel locks_;
     BlockingTreeModel blocking_;
     FindingsModel findings_;
-    std::vector<Finding> ownFindings_;                    // the last refresh's collectFindings()
     std::map<QString, std::vector<Finding>> external_;    // by source
-    DeadlockWindow deadlocks_;
-    HolderPresence presence_;
     Snapshot last_;
     std::deque<Snapshot> deferred_; // refreshes that came while the leases were loading (a few)
     bool refreshedOk_ = false;

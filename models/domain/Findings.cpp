@@ -176,14 +176,4 @@ void sortWorstFirst(std::vector<Finding>& findings)
                      [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
 }
 
-std::vector<Finding> RefreshJudge::apply(const Snapshot& s)
-{
-    leases.apply(s);
-    if (!s.ok)
-        return {};
-    deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-    presence.observe(s, leases);
-    return collectFindings(s, leases, &deadlocks, &presence);
-}
-
 } // namespace lw

@@ -32,21 +32,4 @@ std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leas
 // Worst first (severity), in their order within a severity: the order every list of findings shows.
 void sortWorstFirst(std::vector<Finding>& findings);
 
-// One refresh judged as the window judges it (Monitor), for what has no window: the terminal
-// commands, the tests of the history. The lease tracker, the deadlock window and the holders seen.
-struct RefreshJudge
-{
-    explicit RefreshJudge(const LeasePolicy& policy = {}, bool writerUsesAppClock = false)
-    {
-        leases.setPolicy(policy);
-        leases.setWriterUsesAppClock(writerUsesAppClock);
-    }
-    LeaseTracker leases;
-    DeadlockWindow deadlocks;
-    HolderPresence presence;
-
-    // The refresh's findings (collectFindings), the tracker having applied it.
-    std::vector<Finding> apply(const Snapshot& s);
-};
-
 } // namespace lw

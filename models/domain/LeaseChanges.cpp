@@ -18,9 +18,13 @@ LeaseChanges LeaseChangeReader::read(const LeaseTracker& t, bool all)
             {e.key, e.track.row, change, e.track.releasedAt ? LeaseState::Released : t.stateAt(row, now)});
     };
     if (c.all) {
+        // Every lease, each with what this refresh saw (None: unchanged in it).
+        std::vector<LeaseChange> seen(size_t(t.size()), LeaseChange::None);
+        for (const auto& [row, change] : t.lastChanges())
+            seen[size_t(row)] = change;
         c.leases.reserve(size_t(t.size()));
         for (int i = 0; i < t.size(); ++i)
-            add(i, LeaseChange::None);
+            add(i, seen[size_t(i)]);
         return c;
     }
     std::vector<char> listed(size_t(t.size()), 0);

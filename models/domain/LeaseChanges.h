@@ -13,7 +13,8 @@ struct LeaseChanges
     {
         QString key;                              // the tracker's row key
         LeaseRow row;                             // as last read (a released lease: its last row)
-        LeaseChange change = LeaseChange::None;   // what this refresh saw; None: the clock moved its state
+        LeaseChange change = LeaseChange::None;   // what this refresh saw; None: unchanged in it (the clock
+                                                  // may have moved its state)
         LeaseState state = LeaseState::Held;      // at the refresh's server time
         bool released() const { return state == LeaseState::Released; } // gone from the table
     };

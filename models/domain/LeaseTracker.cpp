@@ -630,8 +630,12 @@ void LeaseTracker::adopt(Prepared&& f)
     snapRow_ = std::move(f.snapRow);
     index_ = std::move(f.index);
     releasedCount_ = 0;
-    // Its rows come without observed changes: a reader of lastChanges() sees it missed them.
+    // A reader of lastChanges() sees it missed the rows' refresh (all of them are listed then), and
+    // what each was: taken since the refresh before, or a first look.
     startApplied(f.now);
+    if (f.sighting == Sighting::NewRow)
+        for (int i = 0; i < int(rows_.size()); ++i)
+            lastChanges_.emplace_back(i, LeaseChange::Take);
     staleFrom_.resize(brief_.size());
     for (size_t i = 0; i < brief_.size(); ++i)
         staleFrom_[i] = staleFrom(brief_[i]);

@@ -17,14 +17,15 @@ constexpr size_t kBackgroundFillRows = 20000;
 constexpr int kFillSliceRows = 25000;
 } // namespace
 
-LeaseModel::LeaseModel(QObject* parent, MonotonicClock clock)
-    : QAbstractTableModel(parent), tracker_(std::move(clock))
+LeaseModel::LeaseModel(RefreshJudge& judge, QObject* parent)
+    : QAbstractTableModel(parent), judge_(judge), tracker_(judge.attach(this))
 {
 }
 
 LeaseModel::~LeaseModel()
 {
     fillThread_.request_stop(); // a fill still being prepared gives up within a few thousand rows
+    judge_.attach(nullptr);
 }
 
 int LeaseModel::rowCount(const QModelIndex& parent) const
@@ -35,16 +36,6 @@ int LeaseModel::rowCount(const QModelIndex& parent) const
 int LeaseModel::columnCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : ColumnCount;
-}
-
-void LeaseModel::setPolicy(const LeasePolicy& p)
-{
-    tracker_.setPolicy(p);
-}
-
-void LeaseModel::setWriterUsesAppClock(bool on)
-{
-    tracker_.setWriterUsesAppClock(on);
 }
 
 QVariant LeaseModel::sortValue(int row, int column, double now) const
@@ -276,13 +267,11 @@ void LeaseModel::appended(int, int)
     endInsertRows();
 }
 
-void LeaseModel::applySnapshot(const Snapshot& s)
+bool LeaseModel::takeRows(const Snapshot& s, const LeaseTracker::Begun& b)
 {
-    finishFill();
-    const LeaseTracker::Begun b = tracker_.begin(s);
     if (b.outcome == LeaseTracker::Outcome::Failed) {
         setLive(false);
-        return;
+        return true;
     }
     if (b.outcome == LeaseTracker::Outcome::Unreadable) {
         // The table is unreadable this time: the rows stay, but they are not current.
@@ -290,14 +279,14 @@ void LeaseModel::applySnapshot(const Snapshot& s)
         if (rowCount() > 0)
             Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
         Q_EMIT summaryChanged();
-        return;
+        return true;
     }
     live_ = true;
     if (fillInBackground_ && tracker_.size() == 0 && s.leases.size() >= kBackgroundFillRows) {
         startFill(s, b.newRows);
         tracker_.skipRows(s);
         Q_EMIT summaryChanged();
-        return;
+        return false;
     }
     minChanged_ = std::numeric_limits<int>::max();
     maxChanged_ = -1;
@@ -305,6 +294,7 @@ void LeaseModel::applySnapshot(const Snapshot& s)
     flushChanged();
     appendingFrom_ = -1;
     Q_EMIT summaryChanged();
+    return true;
 }
 
 void LeaseModel::startFill(const Snapshot& s, Sighting sighting)
@@ -335,7 +325,7 @@ void LeaseModel::startFill(const Snapshot& s, Sighting sighting)
 void LeaseModel::takeFill()
 {
     if (!filling_)
-        return; // finishFill() took it already
+        return; // finishLoading() took it already
     if (fillThread_.joinable())
         fillThread_.join(); // it has posted this call: it is done, or about to return
     filling_ = false;
@@ -361,7 +351,7 @@ void LeaseModel::insertNextSlice()
         Q_EMIT filled();
 }
 
-void LeaseModel::finishFill()
+void LeaseModel::finishLoading()
 {
     if (filling_)
         takeFill(); // waits for the worker; the takeFill() it posts then finds nothing to do

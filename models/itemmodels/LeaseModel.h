@@ -1,8 +1,9 @@
 #pragma once
-// Live model of the leases table over the lease tracker, keyed by lease name: rows are updated in
-// place (dataChanged), inserted/removed only when the set of leases changes, never reset per
-// refresh, so selection, sort order, scroll position and filter survive refreshes.
-#include "domain/LeaseTracker.h"
+// Live model of the leases table, a view over the lease tracker of a RefreshJudge, keyed by lease
+// name: rows are updated in place (dataChanged), inserted/removed only when the set of leases
+// changes, never reset per refresh, so selection, sort order, scroll position and filter survive
+// refreshes. The judge applies each refresh; the model is its row intake and mirrors each step.
+#include "domain/RefreshJudge.h"
 
 #include <QAbstractTableModel>
 
@@ -13,7 +14,10 @@
 
 namespace lw {
 
-class LeaseModel : public QAbstractTableModel, public LeaseColumns, private LeaseTracker::Listener
+class LeaseModel : public QAbstractTableModel,
+                   public LeaseColumns,
+                   private LeaseTracker::Listener,
+                   private RefreshJudge::RowIntake
 {
     Q_OBJECT
 public:
@@ -27,7 +31,8 @@ public:
 
     using MonotonicClock = LeaseTracker::MonotonicClock;
     using Entry = LeaseTracker::Entry;
-    explicit LeaseModel(QObject* parent = nullptr, MonotonicClock clock = monotonicMs);
+    // A view over `judge`'s leases, which must outlive it; it takes the judge's refreshes' rows.
+    explicit LeaseModel(RefreshJudge& judge, QObject* parent = nullptr);
     ~LeaseModel() override;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -38,16 +43,13 @@ public:
     // What the rows are: the findings, the force-expire evidence and the terminal commands read it.
     const LeaseTracker& tracker() const { return tracker_; }
 
-    void setPolicy(const LeasePolicy& p);
     const LeasePolicy& policy() const { return tracker_.policy(); }
-    // Like the policy, it changes every row's timeline (and a background fill's, once taken in).
-    void setWriterUsesAppClock(bool on);
 
     // A refresh that brings many leases to an empty model (the first read of a 1 000 000-row
     // table: seconds of per-row work) is prepared on a worker thread, and its rows then appear in
     // slices, so that the window never stops answering. Off by default: the recorded window
-    // applies every refresh at once. While rows are loading, applySnapshot must not be called
-    // (Monitor holds refreshes back until filled()); if it is, it waits for them.
+    // applies every refresh at once. While rows are loading, the judge must not apply a refresh
+    // (Monitor holds refreshes back until filled()); if it does, the model waits for them.
     void setFillInBackground(bool on) { fillInBackground_ = on; }
     // Rows read but not yet in the model (being prepared, or still to be inserted); 0 when all are.
     int rowsLoading() const { return filling_ ? fillRows_ : hidden_; }
@@ -87,7 +89,6 @@ public:
     bool matchesFilter(int row, const QString& text, Qt::CaseSensitivity cs) const;
 
 public Q_SLOTS:
-    void applySnapshot(const lw::Snapshot& s);
     // Repaints the time-dependent columns (countdowns tick between refreshes).
     void tick();
     // Marks the data as not live (connection lost): countdowns become "unverified".
@@ -104,6 +105,7 @@ private:
     static bool clockFreeColumn(int column);
     static bool lessClockFree(const Entry& a, const Entry& b, int column, Qt::CaseSensitivity cs);
 
+    bool takeRows(const Snapshot& s, const LeaseTracker::Begun& b) override;
     // The tracker's steps, mirrored as the model's signals.
     void observed(int row, LeaseChange change) override;
     void aboutToRemove(int first, int last) override;
@@ -123,9 +125,10 @@ private:
     void startFill(const Snapshot& s, Sighting sighting);
     void takeFill();        // the prepared rows into the tracker, then the first slice
     void insertNextSlice(); // the next hidden rows shown; filled() after the last
-    void finishFill();      // everything in at once (applySnapshot while loading)
+    void finishLoading() override; // everything in at once (a refresh applied while loading)
 
-    LeaseTracker tracker_;
+    RefreshJudge& judge_;
+    LeaseTracker& tracker_; // the judge's
     bool live_ = false;
     bool fillInBackground_ = false;
     bool filling_ = false;

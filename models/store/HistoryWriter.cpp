@@ -473,7 +473,7 @@ bool HistoryWriter::checkpointRenewals(qint64 refreshId, double at, bool all)
 }
 
 // One lease as the tracker sees it against the lease's last record: a row when something the
-// record keeps changed, classified by the tracker's rule (leaseChange), renewals on schedule counted.
+// record keeps changed, of the kind the tracker saw (`seenAs`), renewals on schedule counted.
 bool HistoryWriter::recordLease(qint64 refreshId, double at, const LeaseChanges::Lease& e, LeaseChange seenAs)
 {
     const int state = int(e.state);
@@ -489,20 +489,29 @@ bool HistoryWriter::recordLease(qint64 refreshId, double at, const LeaseChanges:
     cur.seen = leaseGeneration_;
     ChangeKind kind = ChangeKind::Modify;
     if (!last) {
-        kind = leasesSeen_ && seenAs != LeaseChange::Seen ? ChangeKind::Take : ChangeKind::Seen;
+        // A take the tracker saw in this refresh; anything else existed before this writer knew it.
+        kind = seenAs == LeaseChange::TakeOver ? ChangeKind::TakeOver
+               : seenAs == LeaseChange::Take   ? ChangeKind::Take
+                                               : ChangeKind::Seen;
         cur.leaseId = leaseId(e.key, e.row.name);
         if (!cur.leaseId)
             return fail(QStringLiteral("cannot intern lease %1").arg(e.key));
     } else {
         LastLease& old = *last;
         cur.leaseId = old.leaseId;
-        switch (leaseChange(old.holder, old.expiresAt, old.takenAt, e.row)) {
+        // The tracker's verdict, as the window showed it. Against a record it cannot vouch for (a
+        // refresh this writer missed, a store reopened) "nothing changed" means the row changed
+        // while nobody watched: a first sighting, its history unknown.
+        const bool same = old.holder == e.row.holder && old.takenAt == e.row.takenAt && old.expiresAt == e.row.expiresAt;
+        switch (same ? LeaseChange::None : seenAs == LeaseChange::None ? LeaseChange::Seen : seenAs) {
         case LeaseChange::TakeOver:
             kind = ChangeKind::TakeOver;
             break;
         case LeaseChange::Take:
-        case LeaseChange::Seen:
             kind = ChangeKind::Take;
+            break;
+        case LeaseChange::Seen:
+            kind = ChangeKind::Seen;
             break;
         case LeaseChange::Renew:
             kind = ChangeKind::Renew;
@@ -572,7 +581,7 @@ bool HistoryWriter::recordLeases(const Snapshot& s, const LeaseChanges& leases, 
     ++leaseGeneration_;
     if (leases.all) {
         for (const LeaseChanges::Lease& l : leases.leases)
-            if (!l.released() && !recordLease(refreshId, at, l, LeaseChange::None))
+            if (!l.released() && !recordLease(refreshId, at, l, l.change))
                 return false; // a released one is gone from the table: its record is released below
         std::vector<QString> gone;
         for (const auto& [key, l] : lastLeases_)
@@ -590,7 +599,6 @@ bool HistoryWriter::recordLeases(const Snapshot& s, const LeaseChanges& leases, 
                 return false;
         }
     }
-    leasesSeen_ = true;
     return checkpointRenewals(refreshId, at, false);
 }
 

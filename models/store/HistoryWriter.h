@@ -193,7 +193,6 @@ private:
     qint64 downsampledTo_ = -1; // refreshes up to this id are thinned already (-1: not read yet)
     qint64 auditMaxId_ = 0;
     QSet<qint64> auditPending_;
-    bool leasesSeen_ = false; // a lease refresh has been recorded by this writer
     int sinceSizeCheck_ = 1 << 20;
     bool sizeOver_ = false;
     bool retentionPending_ = false; // the last cut is not fully applied yet

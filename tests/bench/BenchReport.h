@@ -28,9 +28,9 @@ struct Sample
     double decodeMs = 0;   // Snapshot::decodeMs
     double analyzeMs = 0;  // analyze() on the same snapshot and previous analysis, timed again (it is pure)
     double handoffMs = 0;  // the Snapshot copies of the queued signal and Monitor::last_
-    double leaseModelMs = 0;
+    double leaseModelMs = 0;                          // RefreshJudge::apply: lease rows (model), deadlocks, holders, findings
     double lockModelsMs = 0;                          // AdvisoryLockModel + BlockingTreeModel
-    double findingsMs = 0;                            // DeadlockWindow + collectFindings + FindingsModel
+    double findingsMs = 0;                            // FindingsModel
     double poolHistoryMs = 0; // PoolHistory::add: the pool page records every refresh, shown or not
     QMap<QString, double> consoleStmtMs, floorStmtMs; // per statement kind
 };

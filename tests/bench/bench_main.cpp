@@ -12,7 +12,7 @@
 #include "BenchWorkload.h"
 #include "ProcessBudget.h"
 
-#include "domain/Findings.h"
+#include "domain/RefreshJudge.h"
 #include "itemmodels/LeaseModel.h"
 #include "LeasesView.h"
 #include "itemmodels/LocksModels.h"
@@ -176,11 +176,11 @@ pg::ConnectOptions helperOptions(const QByteArray& conninfo, const char* appName
 
 struct Models
 {
-    LeaseModel leases;
+    RefreshJudge judge; // before the lease model that views it
+    LeaseModel leases{judge};
     AdvisoryLockModel locks;
     BlockingTreeModel blocking;
     FindingsModel findings;
-    DeadlockWindow deadlocks;
     PoolHistory poolHistory; // PoolView's, fed by Monitor::refreshed
     Snapshot last;           // Monitor::last_
     // The re-run of analyze() gets what the poller's got: the analysis of the refresh before.
@@ -195,17 +195,15 @@ void applyToModels(Models& m, const Snapshot& fromWorker, Sample& out)
     m.last = s;
     out.handoffMs = msSince(t);
     t = Clock::now();
-    m.leases.applySnapshot(s);
+    m.judge.apply(s); // the lease rows through the model, then deadlocks, holders, findings
     out.leaseModelMs = msSince(t);
     t = Clock::now();
     m.locks.applySnapshot(s);
     m.blocking.applySnapshot(s);
     out.lockModelsMs = msSince(t);
     t = Clock::now();
-    if (s.ok) {
-        m.deadlocks.add(s.serverNow, s.cluster.deadlocks, s.cluster.statsReset);
-        m.findings.setFindings(collectFindings(s, m.leases.tracker(), &m.deadlocks), s.serverNow);
-    }
+    if (s.ok)
+        m.findings.setFindings(m.judge.findings(), s.serverNow);
     out.findingsMs = msSince(t);
     t = Clock::now();
     m.poolHistory.add(s); // PoolView::onRefreshed, whether the page is shown or not
@@ -292,7 +290,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
     cfg.connect = helperOptions(w.conninfo(kConsoleRole), "leasewatch");
     Poller poller(cfg);
     auto models = std::make_unique<Models>();
-    models->leases.setPolicy(leasePolicyFor(cfg));
+    models->judge.setPolicy(leasePolicyFor(cfg));
     models->poolHistory.setAnalysisConfig(cfg.analysis);
     QObject::connect(&models->leases, &QAbstractItemModel::modelReset, [&pr] { ++pr.leaseModelResets; });
 
@@ -464,7 +462,7 @@ GrowthPair measureGrowthPair(Workload& w, int small, int refreshes)
                      {std::make_unique<Poller>(large), std::make_unique<Models>(), &gp.largeServerMs,
                       &gp.largeClientMs}};
     for (Side& side : sides) {
-        side.models->leases.setPolicy(leasePolicyFor(large));
+        side.models->judge.setPolicy(leasePolicyFor(large));
         side.models->poolHistory.setAnalysisConfig(large.analysis);
     }
     auto refresh = [&](Side& side, bool measured) {

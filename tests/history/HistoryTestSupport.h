@@ -6,7 +6,7 @@
 #include "domain/Snapshot.h"
 #include "../support/DomainRows.h"
 #include "store/HistoryWriter.h"
-#include "domain/Findings.h"
+#include "domain/RefreshJudge.h"
 #include "domain/LeaseChanges.h"
 
 #include <QDateTime>
@@ -135,9 +135,9 @@ public:
     bool write(const Snapshot& s)
     {
         const std::vector<Finding> findings = judge_.apply(s);
-        return HistoryWriter::write(s, reader_.read(judge_.leases, everyLease_ || wantsAllLeases()), findings);
+        return HistoryWriter::write(s, reader_.read(judge_.leases(), everyLease_ || wantsAllLeases()), findings);
     }
-    const LeaseTracker& tracker() const { return judge_.leases; }
+    const LeaseTracker& tracker() const { return judge_.leases(); }
 
 private:
     RefreshJudge judge_;
@@ -154,7 +154,7 @@ public:
     void record(const Snapshot& s)
     {
         const std::vector<Finding> findings = judge_.apply(s);
-        HistoryRecorder::record(s, judge_.leases, findings);
+        HistoryRecorder::record(s, judge_.leases(), findings);
     }
 
 private:

@@ -58,13 +58,14 @@ Snapshot refreshAt(double now, const RenewingLease& r)
 // State of each lease as a LeaseModel judges the given snapshot (the live rule).
 struct Judge
 {
-    LeaseModel model{nullptr, [] { return qint64(1); }};
+    RefreshJudge judge{[] { return qint64(1); }};
+    LeaseModel model{judge};
     QAbstractItemModelTester modelTester{&model, QAbstractItemModelTester::FailureReportingMode::QtTest};
-    Judge() { model.setPolicy(leasePolicyFor(PollerConfig{})); }
+    Judge() { judge.setPolicy(leasePolicyFor(PollerConfig{})); }
     QMap<QString, LeaseState> apply(Snapshot s)
     {
         s.receivedMonotonicMs = 1;
-        model.applySnapshot(s);
+        judge.apply(s);
         QMap<QString, LeaseState> out;
         for (int i = 0; i < model.rowCount(); ++i)
             out.insert(model.entry(i).track.row.name, model.stateAt(i));

@@ -192,7 +192,7 @@ private Q_SLOTS:
             if (it == live.constEnd())
                 return true; // recorded after the test stopped looking
             ++compared;
-            const States got = statesOf(replay.leases, s.serverNow);
+            const States got = statesOf(replay.leases(), s.serverNow);
             if (got != it.value()) {
                 QTest::qFail(qPrintable(QStringLiteral("at %1 replay shows %2, live showed %3")
                                             .arg(s.serverNow, 0, 'f', 3)

@@ -364,9 +364,10 @@ private Q_SLOTS:
         QVERIFY(got->leaseTables);
         QCOMPARE(got->leaseTables->size(), size_t(2));
         QCOMPARE(got->leaseTables->at(1).scheme, QStringLiteral("shedlock"));
-        LeaseModel m;
+        RefreshJudge judge;
+        LeaseModel m(judge);
         QAbstractItemModelTester mTester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        m.applySnapshot(*got);
+        judge.apply(*got);
         QCOMPARE(m.rowCount(), 2);
         QMap<QString, LeaseState> states;
         for (int i = 0; i < m.rowCount(); ++i)
@@ -574,9 +575,10 @@ private Q_SLOTS:
         const QString path = file(QStringLiteral("recorded.sqlite"));
         FedWriter w(options(path));
         PollerConfig cfg;
-        LeaseModel reference(nullptr, [] { return qint64(1); });
+        RefreshJudge referenceJudge([] { return qint64(1); });
+        LeaseModel reference(referenceJudge);
         QAbstractItemModelTester referenceTester(&reference, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        reference.setPolicy(leasePolicyFor(cfg));
+        referenceJudge.setPolicy(leasePolicyFor(cfg));
         const QString h1 = QStringLiteral("a:1:x"), h2 = QStringLiteral("b:2:y");
         for (int i = 0; i < 30; ++i) {
             SnapshotSpec sp;
@@ -589,7 +591,7 @@ private Q_SLOTS:
             Snapshot s = makeSnapshot(sp);
             QVERIFY(w.write(s));
             s.receivedMonotonicMs = 1;
-            reference.applySnapshot(s);
+            referenceJudge.apply(s);
         }
         HistoryReader r(path);
         auto m = Monitor::recorded(r.recordedConfig(), path);
@@ -662,6 +664,32 @@ private Q_SLOTS:
         QCOMPARE(r.range().refreshes, 15);
         QCOMPARE(r.leaseChanges().size(), size_t(1));
     }
+    // What changed while nothing recorded (the console closed) was seen by no tracker: the store
+    // says the lease was found so, not that it was taken over or renewed.
+    void changesWhileNotRecordingAreFirstSightings()
+    {
+        const QString path = file(QStringLiteral("gap.sqlite"));
+        const QString h1 = QStringLiteral("app-1:11:aaaa"), h2 = QStringLiteral("app-2:22:bbbb");
+        auto run = [&](double from, std::vector<LeaseRow> leases) {
+            FedWriter w(options(path));
+            SnapshotSpec sp;
+            sp.leases = std::move(leases);
+            for (int i = 0; i < 3; ++i) {
+                sp.now = from + i;
+                if (!w.write(makeSnapshot(sp)))
+                    return false;
+            }
+            return true;
+        };
+        QVERIFY(run(1000, {lease("job-a", h1, 990, 1010), lease("job-b", h1, 995, 1030)}));
+        // An hour later: job-a taken over by h2 long ago, job-b renewed by h1 all along.
+        QVERIFY(run(4600, {lease("job-a", h2, 1020, 4630), lease("job-b", h1, 995, 4620)}));
+        HistoryReader r(path);
+        QCOMPARE(kindsText(kindsOf(r.leaseChanges(QStringLiteral("job-a")))), QStringLiteral("seen seen"));
+        QCOMPARE(kindsText(kindsOf(r.leaseChanges(QStringLiteral("job-b")))), QStringLiteral("seen seen"));
+        QCOMPARE(r.leaseChanges(QStringLiteral("job-a")).back().holder, std::optional<QString>(h2));
+    }
+
     // The writer looks only at the leases the tracker saw change (and those whose state moved on
     // with the clock). Over a long random workload — takes, renewals on and off schedule, takeovers
     // of expired leases, forced expiries, releases and re-takes, leases left to go stale, pauses

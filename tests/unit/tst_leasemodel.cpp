@@ -7,6 +7,7 @@
 #include <QSortFilterProxyModel>
 #include <QTest>
 
+#include <map>
 #include <numeric>
 
 using namespace lw;
@@ -32,12 +33,24 @@ class TestLeaseModel : public QObject
     Q_OBJECT
     qint64 mono_ = 0;
 
+    // A lease model and the judge it views, owned together by `parent` (the judge outlives it).
+    struct Judged : QObject
+    {
+        Judged(QObject* parent, LeaseTracker::MonotonicClock clock) : QObject(parent), judge(std::move(clock)) {}
+        RefreshJudge judge;
+        LeaseModel model{judge};
+    };
+    std::map<const LeaseModel*, Judged*> judged_;
+
     LeaseModel* makeModel(QObject* parent)
     {
-        auto* m = new LeaseModel(parent, [this] { return mono_; });
-        new QAbstractItemModelTester(m, QAbstractItemModelTester::FailureReportingMode::QtTest, m);
-        return m;
+        auto* j = new Judged(parent, [this] { return mono_; });
+        judged_[&j->model] = j;
+        new QAbstractItemModelTester(&j->model, QAbstractItemModelTester::FailureReportingMode::QtTest, &j->model);
+        return &j->model;
     }
+    RefreshJudge& judgeOf(const LeaseModel* m) { return judged_.at(m)->judge; }
+    void apply(const LeaseModel* m, const Snapshot& s) { judgeOf(m).apply(s); }
 
 private Q_SLOTS:
     void incrementalUpdatesNeverReset()
@@ -49,7 +62,7 @@ private Q_SLOTS:
         QSignalSpy removed(m, &QAbstractItemModel::rowsRemoved);
         QSignalSpy changed(m, &QAbstractItemModel::dataChanged);
 
-        m->applySnapshot(snap(
+        apply(m, snap(
             100,
             {lease("a", "h1:1:aa", 90, 108), lease("b", "h2:2:bb", 95, 103), lease("c", "h3:3:cc", 99, 107)},
             mono_));
@@ -59,7 +72,7 @@ private Q_SLOTS:
         // b renewed, c deleted, d added, a unchanged.
         mono_ += 1000;
         changed.clear();
-        m->applySnapshot(snap(101,
+        apply(m, snap(101,
                               {lease("a", "h1:1:aa", 90, 108), lease("b", "h2:2:bb", 95, 109),
                                lease("d", "h4:4:dd", 100.5, 108.5)},
                               mono_));
@@ -77,7 +90,7 @@ private Q_SLOTS:
 
         // After the linger the released row is removed with rowsRemoved, not a reset.
         mono_ += 40000;
-        m->applySnapshot(snap(141,
+        apply(m, snap(141,
                               {lease("a", "h1:1:aa", 90, 150), lease("b", "h2:2:bb", 95, 150),
                                lease("d", "h4:4:dd", 100.5, 150)},
                               mono_));
@@ -94,9 +107,9 @@ private Q_SLOTS:
     {
         QObject owner;
         LeaseModel* m = makeModel(&owner);
-        m->applySnapshot(snap(100, {lease("a", "h1:1:aa", 95, 130), lease("c", "h3:3:cc", 95, 108)}, mono_));
+        apply(m, snap(100, {lease("a", "h1:1:aa", 95, 130), lease("c", "h3:3:cc", 95, 108)}, mono_));
         mono_ += 1000;
-        m->applySnapshot(snap(101, {lease("a", "h1:1:aa", 95, 130)}, mono_));
+        apply(m, snap(101, {lease("a", "h1:1:aa", 95, 130)}, mono_));
         const int a = m->rowOfKey("a"), c = m->rowOfKey("c");
         QCOMPARE(m->stateAt(c), LeaseState::Released);
         mono_ += 5000; // server time 106, no refresh since
@@ -123,10 +136,10 @@ private Q_SLOTS:
     {
         QObject owner;
         LeaseModel* m = makeModel(&owner);
-        m->applySnapshot(snap(100, {lease("sweep", "app-1:4242:aa", 80, 99)}, mono_));
+        apply(m, snap(100, {lease("sweep", "app-1:4242:aa", 80, 99)}, mono_));
         QCOMPARE(m->stateAt(0), LeaseState::Stale);
         mono_ += 1000;
-        m->applySnapshot(snap(101, {lease("sweep", "app-2:77:bb", 100.5, 108.5)}, mono_));
+        apply(m, snap(101, {lease("sweep", "app-2:77:bb", 100.5, 108.5)}, mono_));
         QCOMPARE(m->stateAt(0), LeaseState::TakenOver);
         QVERIFY(m->data(m->index(0, LeaseModel::State)).toString().contains("app-1:4242:aa"));
         QCOMPARE(m->data(m->index(0, LeaseModel::Host)).toString(), QStringLiteral("app-2"));
@@ -140,7 +153,7 @@ private Q_SLOTS:
         QObject owner;
         LeaseModel* m = makeModel(&owner);
         mono_ = 5'000'000;
-        m->applySnapshot(snap(1000, {lease("a", "h:1:aa", 995, 1010)}, mono_));
+        apply(m, snap(1000, {lease("a", "h:1:aa", 995, 1010)}, mono_));
         QCOMPARE(m->data(m->index(0, 0), LeaseModel::SecondsLeftRole).toDouble(), 10.0);
         mono_ += 3500;
         QCOMPARE(m->data(m->index(0, 0), LeaseModel::SecondsLeftRole).toDouble(), 6.5);
@@ -165,7 +178,7 @@ private Q_SLOTS:
             {QStringLiteral("dup"), QStringLiteral("h:2:b"), 1.0, 300.0},
             {QStringLiteral("dup"), QStringLiteral("h:3:c"), 1.0, 400.0},
         };
-        m->applySnapshot(snap(100, rows, mono_));
+        apply(m, snap(100, rows, mono_));
         QCOMPARE(m->rowCount(), int(rows.size()));
         for (int r = 0; r < m->rowCount(); ++r)
             for (int c = 0; c < m->columnCount(); ++c) {
@@ -179,7 +192,7 @@ private Q_SLOTS:
         QSignalSpy inserted(m, &QAbstractItemModel::rowsInserted);
         QSignalSpy removed(m, &QAbstractItemModel::rowsRemoved);
         mono_ += 1000;
-        m->applySnapshot(snap(101, rows, mono_));
+        apply(m, snap(101, rows, mono_));
         QCOMPARE(m->rowCount(), int(rows.size()));
         QCOMPARE(inserted.count(), 0);
         QCOMPARE(removed.count(), 0);
@@ -189,11 +202,11 @@ private Q_SLOTS:
     {
         QObject owner;
         LeaseModel* m = makeModel(&owner);
-        m->applySnapshot(snap(100, {lease("a", "h:1:aa", 95, 110)}, mono_));
+        apply(m, snap(100, {lease("a", "h:1:aa", 95, 110)}, mono_));
         QVERIFY(m->isLive());
         Snapshot failed;
         failed.ok = false;
-        m->applySnapshot(failed);
+        apply(m, failed);
         QCOMPARE(m->rowCount(), 1);
         QVERIFY(!m->isLive());
         QVERIFY(m->data(m->index(0, LeaseModel::ExpiresIn)).toString().contains("unverified"));
@@ -209,7 +222,7 @@ private Q_SLOTS:
         proxy.setDynamicSortFilter(true);
         new QAbstractItemModelTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest, &owner);
         proxy.sort(LeaseModel::ExpiresIn, Qt::AscendingOrder);
-        m->applySnapshot(snap(
+        apply(m, snap(
             100, {lease("a", "h:1:a", 90, 130), lease("b", "h:1:b", 90, 110), lease("c", "h:1:c", 90, 120)},
             mono_));
         auto order = [&] {
@@ -220,7 +233,7 @@ private Q_SLOTS:
         };
         QCOMPARE(order(), QStringList({"b", "c", "a"}));
         mono_ += 1000;
-        m->applySnapshot(snap(
+        apply(m, snap(
             101, {lease("a", "h:1:a", 90, 105), lease("b", "h:1:b", 90, 110), lease("c", "h:1:c", 90, 120)},
             mono_));
         QCOMPARE(order(), QStringList({"a", "b", "c"}));
@@ -243,8 +256,8 @@ private Q_SLOTS:
         Snapshot s1 = snap(100, {lease("a", "h:1:a", 90, 130), lease("b", "h:1:b", 90, 110),
                                  lease("c", "h:1:c", 90, 120), lease("d", "h:1:d", 90, 125)},
                            mono_);
-        byDelta->applySnapshot(withDelta(s1, 1, std::make_shared<LeaseDelta>()));
-        full->applySnapshot(s1);
+        apply(byDelta, withDelta(s1, 1, std::make_shared<LeaseDelta>()));
+        apply(full, s1);
         // b renewed, a gone (d moves into its place), e new.
         mono_ += 1000;
         Snapshot s2 = snap(101, {lease("d", "h:1:d", 90, 125), lease("b", "h:1:b", 90, 140),
@@ -257,8 +270,8 @@ private Q_SLOTS:
         d2->changed = {1};
         d2->appendedFrom = 3;
         QSignalSpy changed(byDelta, &QAbstractItemModel::dataChanged);
-        byDelta->applySnapshot(withDelta(s2, 2, d2));
-        full->applySnapshot(s2);
+        apply(byDelta, withDelta(s2, 2, d2));
+        apply(full, s2);
         auto dump = [](LeaseModel* m) {
             QStringList out;
             for (int r = 0; r < m->rowCount(); ++r)
@@ -284,8 +297,8 @@ private Q_SLOTS:
         d3->baseSeq = 99;
         d3->baseSize = 4;
         d3->appendedFrom = 4;
-        byDelta->applySnapshot(withDelta(s3, 3, d3));
-        full->applySnapshot(s3);
+        apply(byDelta, withDelta(s3, 3, d3));
+        apply(full, s3);
         QCOMPARE(dump(byDelta), dump(full));
     }
 
@@ -295,7 +308,7 @@ private Q_SLOTS:
     {
         QObject owner;
         LeaseModel* m = makeModel(&owner);
-        m->applySnapshot(snap(100, {lease("a", "h:1:a", 90, 130), lease("b", "h:1:b", 90, 101)}, mono_));
+        apply(m, snap(100, {lease("a", "h:1:a", 90, 130), lease("b", "h:1:b", 90, 101)}, mono_));
         m->tick(); // first tick: every state is new
         QSignalSpy changed(m, &QAbstractItemModel::dataChanged);
         m->tick();
@@ -318,10 +331,10 @@ private Q_SLOTS:
     {
         QObject owner;
         LeaseModel* m = makeModel(&owner);
-        m->setWriterUsesAppClock(true);
+        judgeOf(m).setWriterUsesAppClock(true);
         LeasePolicy pol;
         pol.releasedLingerS = 3;
-        m->setPolicy(pol);
+        judgeOf(m).setPolicy(pol);
         auto check = [&](const char* when) {
             for (int r = 0; r < m->rowCount(); ++r) {
                 const LeaseTrack& t = m->entry(r).track;
@@ -365,11 +378,11 @@ private Q_SLOTS:
         Snapshot s1 = snap(100, {lease("a", "h:1:a", 90, 130), lease("b", "h:1:b", 90, 101),
                                  lease("c", "h:1:c", 90, 120), lease("d", "h:1:d", 150, 190)},
                            mono_);
-        m->applySnapshot(delta(s1, 1, 0, 0, {}, 0));
+        apply(m, delta(s1, 1, 0, 0, {}, 0));
         check("first");
         // a renewed, b expired and taken over, e new (delta).
         mono_ += 1000;
-        m->applySnapshot(delta(snap(102, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
+        apply(m, delta(snap(102, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
                                           lease("c", "h:1:c", 90, 120), lease("d", "h:1:d", 150, 190),
                                           lease("e", "h:2:e", 101, 161)},
                                     mono_),
@@ -377,7 +390,7 @@ private Q_SLOTS:
         check("renewal, takeover, new row");
         // c gone (e moves into its place): released (delta).
         mono_ += 1000;
-        m->applySnapshot(delta(snap(103, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
+        apply(m, delta(snap(103, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
                                           lease("e", "h:2:e", 101, 161), lease("d", "h:1:d", 150, 190)},
                                     mono_),
                                3, 2, 5, {}, 4, {{2, 4}}));
@@ -385,20 +398,20 @@ private Q_SLOTS:
         check("release");
         // Past the linger: c removed (rows shift); d's skewed taken-at corrected; full comparison.
         mono_ += 5000;
-        m->applySnapshot(snap(108, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
+        apply(m, snap(108, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
                                     lease("e", "h:2:e", 101, 161), lease("d", "h:1:d", 105, 190)},
                               mono_));
         QCOMPARE(m->rowOfKey("c"), -1);
         check("removal");
         // c back; a policy with a fixed TTL changes every row's timeline.
         mono_ += 1000;
-        m->applySnapshot(snap(109, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
+        apply(m, snap(109, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
                                     lease("e", "h:2:e", 101, 161), lease("d", "h:1:d", 105, 190),
                                     lease("c", "h:3:c", 109, 119)},
                               mono_));
         check("re-added");
         pol.ttlOverride = 200;
-        m->setPolicy(pol);
+        judgeOf(m).setPolicy(pol);
         check("policy");
     }
 
@@ -446,7 +459,7 @@ private Q_SLOTS:
                 r.expiresAt = 1000 + (i * 11) % 40 - 10; // some stale, some soon, some fine
             rows.push_back(r);
         }
-        m->applySnapshot(snap(1005, rows, mono_));
+        apply(m, snap(1005, rows, mono_));
         auto keys = [](const QAbstractItemModel& p) {
             QStringList out;
             for (int r = 0; r < p.rowCount(); ++r)
@@ -489,8 +502,8 @@ private Q_SLOTS:
 
         QSignalSpy inserted(background, &QAbstractItemModel::rowsInserted);
         QSignalSpy filled(background, &LeaseModel::filled);
-        background->applySnapshot(snap(100, rows, mono_));
-        atOnce->applySnapshot(snap(100, rows, mono_));
+        apply(background, snap(100, rows, mono_));
+        apply(atOnce, snap(100, rows, mono_));
         QCOMPARE(background->rowCount(), 0); // returned at once: the rows are being prepared
         QCOMPARE(background->rowsLoading(), n + 1);
         QVERIFY(filled.wait(30000));
@@ -522,8 +535,8 @@ private Q_SLOTS:
         rows[3].expiresAt = 140;
         rows.erase(rows.begin() + 10);
         rows.push_back(lease(QStringLiteral("new-one"), QStringLiteral("h:1:n"), 100.5, 140));
-        background->applySnapshot(snap(101, rows, mono_));
-        atOnce->applySnapshot(snap(101, rows, mono_));
+        apply(background, snap(101, rows, mono_));
+        apply(atOnce, snap(101, rows, mono_));
         QCOMPARE(background->rowCount(), atOnce->rowCount());
         QCOMPARE(shown(view), shown(reference));
         QCOMPARE(background->stateCounts(), atOnce->stateCounts());
@@ -540,10 +553,10 @@ private Q_SLOTS:
         QObject owner;
         LeaseModel* m = makeModel(&owner);
         m->setFillInBackground(true);
-        m->applySnapshot(snap(100, rows, mono_));
+        apply(m, snap(100, rows, mono_));
         QVERIFY(m->rowsLoading() > 0);
         mono_ += 1000;
-        m->applySnapshot(snap(101, rows, mono_));
+        apply(m, snap(101, rows, mono_));
         QCOMPARE(m->rowsLoading(), 0);
         QCOMPARE(m->rowCount(), 30000);
         QCOMPARE(m->stateCounts()[size_t(LeaseState::Held)], 30000);
@@ -553,9 +566,9 @@ private Q_SLOTS:
             rows[size_t(i)].name = QStringLiteral("l%1").arg(i);
         auto* doomed = makeModel(nullptr);
         doomed->setFillInBackground(true);
-        doomed->applySnapshot(snap(100, rows, mono_));
+        apply(doomed, snap(100, rows, mono_));
         QVERIFY(doomed->rowsLoading() > 0);
-        delete doomed; // stops its worker; its posted result, if any, goes with it
+        delete judged_.at(doomed); // stops its worker; its posted result, if any, goes with it
         QTest::qWait(50);
     }
 };
