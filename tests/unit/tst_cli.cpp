@@ -108,6 +108,37 @@ private Q_SLOTS:
         QCOMPARE(parseCommandLine({"lw", "record", "host=x", "port=notanumber host=y ="}).mode, Invocation::Mode::Error);
     }
 
+    // Each command takes its own options: one given to a command it means nothing to is an error
+    // naming that command's help, and each command's --help lists only its own.
+    void commandsTakeTheirOwnOptions()
+    {
+        const Invocation wrong = parseCommandLine({"lw", "snapshot", "host=x", "--minutes", "5"});
+        QCOMPARE(wrong.mode, Invocation::Mode::Error);
+        QVERIFY2(wrong.error.contains("minutes") && wrong.error.contains("leasewatch snapshot --help"),
+                 qPrintable(wrong.error));
+        QCOMPARE(parseCommandLine({"lw", "snapshot", "host=x", "--count", "3"}).mode, Invocation::Mode::Error);
+        QCOMPARE(parseCommandLine({"lw", "watch", "host=x", "--count", "3"}).watchCount, 3);
+        QCOMPARE(parseCommandLine({"lw", "expire", "host=x", "job", "--holder", "h", "--json"}).mode,
+                 Invocation::Mode::Error);
+        QCOMPARE(parseCommandLine({"lw", "bundle", "host=x", "out", "--table", "t"}).mode, Invocation::Mode::Error);
+        QCOMPARE(parseCommandLine({"lw", "--json", "host=x"}).mode, Invocation::Mode::Error);
+
+        const Invocation snapshotHelp = parseCommandLine({"lw", "snapshot", "--help"});
+        QCOMPARE(snapshotHelp.mode, Invocation::Mode::Help);
+        QVERIFY(snapshotHelp.helpText.startsWith("Usage: leasewatch [options] snapshot PROFILE|DSN..."));
+        QVERIFY(snapshotHelp.helpText.contains("--json"));
+        QVERIFY(snapshotHelp.helpText.contains("--table"));
+        QVERIFY(!snapshotHelp.helpText.contains("--metrics"));
+        QVERIFY(!snapshotHelp.helpText.contains("--screenshots"));
+        const Invocation recordHelp = parseCommandLine({"lw", "record", "--help"});
+        QVERIFY(recordHelp.helpText.contains("--metrics"));
+        QVERIFY(!recordHelp.helpText.contains("--json"));
+        const Invocation overview = parseCommandLine({"lw", "--help"});
+        QVERIFY(overview.helpText.contains("leasewatch COMMAND --help"));
+        QVERIFY(overview.helpText.contains("--screenshots"));
+        QVERIFY(!overview.helpText.contains("--holder <holder>")); // named in the overview, not an option here
+    }
+
     void presetAndTable()
     {
         Invocation inv = parseCommandLine({"lw", "--preset", "shedlock", "host=x"});
