@@ -35,8 +35,8 @@ int locksEveryN(int lastLockRows, double refreshServerMs, int manyRows, int maxN
 }
 
 // The previous read of the leases, for the next one's diff by key: the rows as the last snapshot
-// handed them out (its order: a row keeps its place while it is read) and where each key is.
-// The models then touch only what changed (a LeaseDelta), never all 100 000 rows.
+// handed them out and where each key is. The tracker then touches only what changed (a
+// LeaseDelta), never all 100 000 rows.
 struct Poller::LeaseCache
 {
     using Key = std::pair<int, QString>; // (table, name): names are unique per table
@@ -376,84 +376,55 @@ Snapshot Poller::refreshOnceNamed()
 
 void Poller::decodeLeases(const PGresult* r, Snapshot& s)
 {
-    // Every row decoded, then matched by key with the previous read: a row keeps its place, a row
-    // gone leaves its place to the last one, new rows come last. The delta says which, so that the
-    // lease models update only those (1 % of 100 000 leases renew per refresh).
+    // Every row decoded and matched by key with the previous read; the delta names the keys that
+    // are new, changed or gone, so that the tracker looks only at those (1 % of 100 000 leases
+    // renew per refresh). An unchanged row is the previous read's (its strings shared, not kept
+    // twice).
     const int n = PQntuples(r);
     std::unique_ptr<LeaseCache> c = std::move(leaseCache_);
-    const bool hasBase = c != nullptr; // else: no base, the models compare every row
-    const size_t base = c ? c->rows.size() : 0;
     auto d = std::make_shared<LeaseDelta>();
-    bool keyed = true; // names unique and not NULL: else no delta, the models compare every row
-    std::vector<LeaseRow> fresh;
-    std::vector<std::pair<int, LeaseRow>> changedRows; // (previous row, its new values)
-    std::vector<char> seen(base, 0);
+    bool keyed = true; // names unique and not NULL: else no delta, the tracker compares every row
+    std::vector<LeaseRow> rows;
+    rows.reserve(size_t(n));
+    QHash<LeaseCache::Key, int> rowOf;
+    rowOf.reserve(n);
+    std::vector<char> seen(c ? c->rows.size() : 0, 0);
     for (int i = 0; i < n; ++i) {
         LeaseRow row = leaseRowAt(r, i);
         if (PQgetisnull(r, i, 0))
             keyed = false;
-        const int was = c ? c->rowOf.value({row.source, row.name}, -1) : -1;
+        LeaseCache::Key key{row.source, row.name};
+        if (rowOf.contains(key))
+            keyed = false; // a repeated name
+        rowOf.insert(key, i);
+        const int was = c ? c->rowOf.value(key, -1) : -1;
         if (was < 0 || seen[size_t(was)]) {
-            if (was >= 0)
-                keyed = false; // a repeated name
             names_.leaseNameAppeared(row.name);
-            fresh.push_back(std::move(row));
-            continue;
+            d->added.push_back(i);
+        } else {
+            seen[size_t(was)] = 1;
+            const LeaseRow& before = c->rows[size_t(was)];
+            if (before.holder != row.holder || before.expiresAt != row.expiresAt || before.takenAt != row.takenAt)
+                d->changed.push_back(i);
+            else
+                row = before;
         }
-        seen[size_t(was)] = 1;
-        const LeaseRow& before = c->rows[size_t(was)]; // its name and table are the key's
-        if (before.holder != row.holder || before.expiresAt != row.expiresAt || before.takenAt != row.takenAt)
-            changedRows.emplace_back(was, std::move(row));
-    }
-    if (!c) {
-        c = std::make_unique<LeaseCache>();
-        c->source = ++g_leaseSources;
-    }
-    std::vector<LeaseRow> rows = c->rows.vec(); // this read, from the last: shares the strings
-    rows.reserve(rows.size() + fresh.size());
-    for (auto& [at, row] : changedRows)
-        rows[size_t(at)] = std::move(row);
-    // Rows gone: the last row moves into the hole (highest hole first, so the last row is never
-    // itself gone).
-    std::vector<int> movedTo(base), origin(base); // old row → row; row → old row
-    for (size_t k = 0; k < base; ++k)
-        movedTo[k] = origin[k] = int(k);
-    for (int hole = int(base) - 1; hole >= 0; --hole) {
-        if (seen[size_t(hole)])
-            continue;
-        const int last = int(rows.size()) - 1;
-        c->rowOf.remove({rows[size_t(hole)].source, rows[size_t(hole)].name});
-        if (hole != last) {
-            rows[size_t(hole)] = std::move(rows[size_t(last)]);
-            c->rowOf.insert({rows[size_t(hole)].source, rows[size_t(hole)].name}, hole);
-            seen[size_t(hole)] = seen[size_t(last)];
-            origin[size_t(hole)] = origin[size_t(last)];
-            movedTo[size_t(origin[size_t(hole)])] = hole;
-        }
-        rows.pop_back();
-        seen.pop_back();
-        origin.pop_back();
-        d->moves.emplace_back(hole, last);
-    }
-    for (const auto& [at, row] : changedRows)
-        d->changed.push_back(movedTo[size_t(at)]);
-    std::sort(d->changed.begin(), d->changed.end());
-    d->source = c->source;
-    d->baseSeq = hasBase ? lastLeaseSeq_ : 0;
-    d->baseSize = base;
-    d->appendedFrom = rows.size();
-    for (LeaseRow& row : fresh) {
-        const LeaseCache::Key key{row.source, row.name};
-        if (c->rowOf.contains(key))
-            keyed = false;
-        c->rowOf.insert(key, int(rows.size()));
         rows.push_back(std::move(row));
     }
+    for (size_t k = 0; k < seen.size(); ++k)
+        if (!seen[k])
+            d->gone.push_back(c->rows[k]);
+    d->source = c ? c->source : ++g_leaseSources;
+    d->baseSeq = c ? lastLeaseSeq_ : 0;
     s.leases = std::move(rows);
-    c->rows = s.leases;
     lastLeaseSeq_ = s.seq;
     if (keyed) {
         s.leaseDelta = std::move(d);
+        if (!c)
+            c = std::make_unique<LeaseCache>();
+        c->source = s.leaseDelta->source;
+        c->rows = s.leases;
+        c->rowOf = std::move(rowOf);
         leaseCache_ = std::move(c);
     }
 }

@@ -365,8 +365,7 @@ void LeaseTracker::applyRows(const Snapshot& s, const Begun& b, Listener* listen
     startApplied(serverNow_);
     const LeaseDelta* d = s.leaseDelta.get();
     const bool incremental = !b.first && d && d->baseSeq != 0 && d->source == deltaSource_ &&
-                             d->baseSeq == lastSeq_ && s.generation == lastGen_ &&
-                             d->baseSize == snapRow_.size() && applyDelta(s, *d, u);
+                             d->baseSeq == lastSeq_ && s.generation == lastGen_ && applyDelta(s, *d, u);
     if (!incremental)
         applyFull(s, b.newRows, u);
     skipRows(s);
@@ -400,19 +399,6 @@ void LeaseTracker::applyRows(const Snapshot& s, const Begun& b, Listener* listen
     }
     if (!toRemove.empty()) {
         releasedCount_ -= int(toRemove.size());
-        // Snapshot rows → rows, past the removed ones.
-        std::vector<int> shift(rows_.size() + toRemove.size(), 0);
-        for (size_t k = 0, removed = 0; k < shift.size(); ++k) {
-            if (removed < toRemove.size() && toRemove[removed] == int(k)) {
-                ++removed;
-                shift[k] = -1;
-            } else {
-                shift[k] = int(k - removed);
-            }
-        }
-        for (int& r : snapRow_)
-            if (r >= 0)
-                r = shift[size_t(r)];
         rebuildIndex();
     }
 
@@ -422,9 +408,6 @@ void LeaseTracker::applyRows(const Snapshot& s, const Begun& b, Listener* listen
         rows_.reserve(rows_.size() + u.added.size());
         brief_.reserve(rows_.capacity());
         staleFrom_.reserve(rows_.capacity());
-        for (int& r : snapRow_)
-            if (r < 0)
-                r = start + (-r - 1); // the n-th added row
         if (listener)
             listener->aboutToAppend(start, last);
         for (Entry& e : u.added) {
@@ -477,32 +460,43 @@ void LeaseTracker::observeGone(int i, Update& u)
 
 bool LeaseTracker::applyDelta(const Snapshot& s, const LeaseDelta& d, Update& u)
 {
-    // New names first, before anything changes: a name shown as a live row (not released) cannot
-    // be new; if it is, fall back to comparing every row.
-    for (size_t k = d.appendedFrom; k < s.leases.size(); ++k) {
-        const int i = index_.value(rules_.keyOf(s.leases[k]), -1);
+    // Every key is checked before anything changes: a gone or changed key must be a row here, and
+    // a new one must not be a live row; else (it cannot happen, but never guess) every row is
+    // compared instead.
+    std::vector<int> gone, changed;
+    gone.reserve(d.gone.size());
+    changed.reserve(d.changed.size());
+    for (const LeaseRow& row : d.gone) {
+        const int i = index_.value(rules_.keyOf(row), -1);
+        if (i < 0)
+            return false;
+        gone.push_back(i);
+    }
+    for (int k : d.changed) {
+        const int i = index_.value(rules_.keyOf(s.leases[size_t(k)]), -1);
+        if (i < 0 || rows_[size_t(i)].track.releasedAt)
+            return false;
+        changed.push_back(i);
+    }
+    std::vector<QString> addedKeys;
+    addedKeys.reserve(d.added.size());
+    for (int k : d.added) {
+        addedKeys.push_back(rules_.keyOf(s.leases[size_t(k)]));
+        const int i = index_.value(addedKeys.back(), -1);
         if (i >= 0 && !rows_[size_t(i)].track.releasedAt)
             return false;
     }
-    for (const auto& [hole, from] : d.moves) {
-        if (from != int(snapRow_.size()) - 1 || hole > from)
-            return false; // not the poller's swap-remove: cannot happen, but never guess
-        observeGone(snapRow_[size_t(hole)], u);
-        snapRow_[size_t(hole)] = snapRow_[size_t(from)];
-        snapRow_.pop_back();
-    }
-    for (int k : d.changed)
-        observeExisting(snapRow_[size_t(k)], s.leases[size_t(k)], u);
-    for (size_t k = d.appendedFrom; k < s.leases.size(); ++k) {
-        const LeaseRow& row = s.leases[k];
-        const QString key = rules_.keyOf(row);
-        const int i = index_.value(key, -1);
-        if (i >= 0) { // released earlier, back now
+    for (int i : gone)
+        observeGone(i, u);
+    for (size_t n = 0; n < changed.size(); ++n)
+        observeExisting(changed[n], s.leases[size_t(d.changed[n])], u);
+    for (size_t n = 0; n < addedKeys.size(); ++n) {
+        const LeaseRow& row = s.leases[size_t(d.added[n])];
+        const int i = index_.value(addedKeys[n], -1);
+        if (i >= 0) // released earlier, back now
             observeExisting(i, row, u);
-            snapRow_.push_back(i);
-            continue;
-        }
-        addEntry(key, row, Sighting::NewRow, u);
+        else
+            addEntry(addedKeys[n], row, Sighting::NewRow, u);
     }
     return true;
 }
@@ -514,14 +508,11 @@ void LeaseTracker::addEntry(const QString& key, const LeaseRow& row, Sighting si
     u.addedAs.push_back(observeLease(e.track, row, serverNow_, prevServerNow_, sighting));
     e.holder = rules_.holderOf(row);
     u.added.push_back(std::move(e));
-    snapRow_.push_back(-int(u.added.size())); // resolved once the added rows have their place
 }
 
 void LeaseTracker::applyFull(const Snapshot& s, Sighting newRows, Update& u)
 {
     std::vector<char> seen(rows_.size(), 0);
-    snapRow_.clear();
-    snapRow_.reserve(s.leases.size());
     // Keys are unique per snapshot: the n-th row with the same name (a mapped column that is not
     // unique) gets name + U+0001 + n, which no sane lease name contains.
     // Only names met twice in this snapshot pay for a counter; the common case is one lookup.
@@ -549,7 +540,6 @@ void LeaseTracker::applyFull(const Snapshot& s, Sighting newRows, Update& u)
         }
         const int i = *it;
         seen[size_t(i)] = 1;
-        snapRow_.push_back(i);
         observeExisting(i, row, u);
     }
     // Rows gone from the table: released (kept a while), then removed.
@@ -611,15 +601,15 @@ void LeaseTracker::prepare(Prepared& f, const Order& order, const std::stop_toke
         return;
     f.rows.reserve(n);
     f.brief.reserve(n);
-    f.snapRow.assign(n, -1);
+    std::vector<int> rowOf(n, -1); // snapshot row → row
     for (size_t i = 0; i < n; ++i) {
         const int k = order_[i];
-        f.snapRow[size_t(k)] = int(i);
+        rowOf[size_t(k)] = int(i);
         f.rows.push_back(std::move(made[size_t(k)]));
         f.brief.push_back(rules.briefOf(f.rows.back()));
     }
     for (auto it = index.begin(); it != index.end(); ++it)
-        it.value() = f.snapRow[size_t(it.value())];
+        it.value() = rowOf[size_t(it.value())];
     f.index = std::move(index);
 }
 
@@ -627,7 +617,6 @@ void LeaseTracker::adopt(Prepared&& f)
 {
     rows_ = std::move(f.rows);
     brief_ = std::move(f.brief);
-    snapRow_ = std::move(f.snapRow);
     index_ = std::move(f.index);
     releasedCount_ = 0;
     // A reader of lastChanges() sees it missed the rows' refresh (all of them are listed then), and

@@ -186,7 +186,6 @@ public:
         // The result
         std::vector<Entry> rows;
         std::vector<Brief> brief;
-        std::vector<int> snapRow;
         QHash<QString, int> index;
     };
 
@@ -211,7 +210,7 @@ private:
         std::vector<Entry> added;
         std::vector<LeaseChange> addedAs;
     };
-    // Every row compared (keys matched by name), or only what the poller's LeaseDelta names.
+    // Every row compared (keys matched by name), or only the keys the poller's LeaseDelta names.
     void applyFull(const Snapshot& s, Sighting newRows, Update& u);
     bool applyDelta(const Snapshot& s, const LeaseDelta& d, Update& u);
     void observeExisting(int row, const LeaseRow& r, Update& u);
@@ -225,7 +224,6 @@ private:
     // the state's timeline and the writer's taken-at, kept in step with rows_ by retime().
     std::vector<Brief> brief_;
     std::vector<double> staleFrom_; // per row: brief_'s Stale instant (+inf: never), read on its own
-    std::vector<int> snapRow_;      // row of each row of the last snapshot's leases
     std::vector<std::pair<int, LeaseChange>> lastChanges_;
     quint64 applies_ = 0;
     double appliedNow_ = 0, prevAppliedNow_ = 0;

@@ -154,18 +154,17 @@ struct ClusterInfo
     bool operator==(const ClusterInfo&) const = default;
 };
 
-// What changed in Snapshot::leases since the poller's previous successful read of the leases,
-// so that the lease model touches only those rows (100 000 leases, 1 % renewed per refresh).
-// Applied in order: `moves` (row `from` moved into `hole`, the row at `hole` gone, the vector one
-// shorter), then `changed` (indexes after the moves), then rows from `appendedFrom` on are new.
+// What changed in Snapshot::leases since the previous read of the same source (the poller's, or a
+// replay's), by key — a row's table and name, unique per table — so that the tracker touches only
+// those rows (100 000 leases, 1 % renewed per refresh). Only when every key is unique; else none,
+// and every row is compared.
 struct LeaseDelta
 {
     quint64 source = 0;  // the poller instance: deltas of different pollers never mix
     quint64 baseSeq = 0; // Snapshot::seq of the read this delta is relative to
-    size_t baseSize = 0; // leases.size() of that read
-    std::vector<std::pair<int, int>> moves; // (hole, from)
-    std::vector<int> changed;
-    size_t appendedFrom = 0;
+    std::vector<int> added;     // rows of Snapshot::leases whose key the base read did not have
+    std::vector<int> changed;   // rows of Snapshot::leases whose values differ from the base read's
+    std::vector<LeaseRow> gone; // rows of the base read whose key is no longer there
 };
 
 struct Snapshot

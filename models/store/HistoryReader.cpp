@@ -1,4 +1,5 @@
 #include "HistoryReader.h"
+#include "LeaseReplay.h"
 #include "domain/UtcTime.h"
 
 #include "domain/Secrets.h"
@@ -13,13 +14,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlError>
+#include <QSet>
 #include <QSqlQuery>
 
-#include <atomic>
 #include <cmath>
-#include <deque>
-#include <map>
-#include <queue>
 
 namespace lw {
 
@@ -85,15 +83,6 @@ LeaseChangeRow changeFromQuery(const QSqlQuery& q)
     return r;
 }
 
-LeaseRow rowOf(const LeaseChangeRow& c)
-{
-    LeaseRow r;
-    r.name = c.name;
-    r.holder = c.holder;
-    r.takenAt = c.takenAt;
-    r.expiresAt = c.expiresAt;
-    return r;
-}
 } // namespace
 
 HistoryReader::HistoryReader(const QString& path) : path_(path)
@@ -332,83 +321,6 @@ std::optional<Snapshot> HistoryReader::snapshotAt(double t) const
     return out;
 }
 
-namespace {
-// Held by someone who may be renewing it (what a replay extrapolates and looks ahead for).
-bool isHeld(LeaseState s)
-{
-    return s == LeaseState::Held || s == LeaseState::ExpiringSoon || s == LeaseState::TakenOver;
-}
-
-// A lease as a replay shows it: its latest row, and the row after it (in or after the range), whose
-// counted renewals are replayed evenly between the first and the last one.
-struct ReplayedLease
-{
-    const LeaseChangeRow* row = nullptr;
-    const LeaseChangeRow* next = nullptr;
-    bool expectRenewals = true;
-    bool tailRenewing = false; // renewals after the lease's last row may not be written yet
-    double renewShare = 0.25;  // of the TTL: how often the scheme renews
-    quint64 version = 0;       // bumped whenever row/next change (stale queue entries are skipped)
-
-    // The renewals the next row counted, replayed one by one evenly between its first and last.
-    bool interpolates() const
-    {
-        return next && next->kind == ChangeKind::Renew && next->renewals > 0 && next->holder == row->holder &&
-               next->expiresAt && row->expiresAt;
-    }
-    // Nothing written after this renewal yet (the recorder is counting the next ones, or was
-    // stopped without closing): the writer writes a row whenever the state changes, so a lease
-    // renewing and still held at its last row went on renewing on schedule, every `period()`.
-    bool extrapolates() const
-    {
-        return !next && tailRenewing && row->kind == ChangeKind::Renew && isHeld(row->state) && expectRenewals &&
-               row->expiresAt && period() > 0;
-    }
-    double period() const
-    {
-        if (row->renewals > 1 && row->lastRenewalAt > row->firstRenewalAt)
-            return (row->lastRenewalAt - row->firstRenewalAt) / (row->renewals - 1);
-        return renewShare * (*row->expiresAt - row->lastRenewalAt); // renewed just then: a TTL left
-    }
-    // Renewals of the next row replayed by t (interpolation).
-    int replayedBy(double t) const
-    {
-        const int n = next->renewals;
-        if (t < next->firstRenewalAt)
-            return 0;
-        const double span = next->lastRenewalAt - next->firstRenewalAt;
-        if (n == 1 || span <= 0 || t >= next->lastRenewalAt)
-            return n;
-        return std::min(n, 1 + int(std::floor((t - next->firstRenewalAt) / (span / (n - 1)))));
-    }
-    std::optional<double> expiresAt(double t) const
-    {
-        const std::optional<double> e0 = row->expiresAt;
-        if (interpolates())
-            return *e0 + (*next->expiresAt - *e0) * replayedBy(t) / next->renewals;
-        if (extrapolates() && t > row->lastRenewalAt)
-            return *e0 + period() * std::floor((t - row->lastRenewalAt) / period());
-        return e0;
-    }
-    // When expiresAt() next changes after t (infinity: not before the lease's next row).
-    double nextChange(double t) const
-    {
-        constexpr double never = std::numeric_limits<double>::infinity();
-        if (interpolates()) {
-            const int i = replayedBy(t), n = next->renewals;
-            if (i >= n)
-                return never;
-            if (n == 1 || next->lastRenewalAt <= next->firstRenewalAt)
-                return next->firstRenewalAt;
-            return next->firstRenewalAt + i * (next->lastRenewalAt - next->firstRenewalAt) / (n - 1);
-        }
-        if (extrapolates())
-            return row->lastRenewalAt + period() * (std::floor(std::max(0.0, t - row->lastRenewalAt) / period()) + 1);
-        return never;
-    }
-};
-} // namespace
-
 void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bool(const Snapshot&)>& fn,
                                     LeaseDetail detail) const
 {
@@ -417,217 +329,66 @@ void HistoryReader::forEachSnapshot(double t0, double t1, const std::function<bo
     const std::vector<Refresh> rs = refreshes(t0, t1);
     if (rs.empty())
         return;
-    const bool withLeases = detail == LeaseDetail::Full;
-    QMap<QString, LeaseChangeRow> base;
-    std::vector<LeaseChangeRow> changes; // after the first refresh, up to the last, in order
-    if (withLeases) {
-        base = leasesAt(rs.front().id);
-        QSqlQuery c(conn_->db());
-        c.setForwardOnly(true);
-        c.exec(QStringLiteral("SELECT %1 FROM lease_change c JOIN lease l ON l.id = c.lease_id WHERE c.refresh_id > "
-                              "%2 AND c.refresh_id <= %3 ORDER BY c.id")
-                   .arg(changeColumns_)
-                   .arg(rs.front().id)
-                   .arg(rs.back().id));
-        while (c.next())
-            changes.push_back(changeFromQuery(c));
-    }
-    // Each row's successor: the next change of the same lease in the range, else the first one
-    // after it (an index seek per lease still held at the range's end).
-    std::vector<const LeaseChangeRow*> nextOf(changes.size(), nullptr);
-    QHash<QString, const LeaseChangeRow*> firstOf;
-    for (size_t i = changes.size(); i-- > 0;) {
-        auto& slot = firstOf[changes[i].key];
-        nextOf[i] = slot;
-        slot = &changes[i];
-    }
-    std::deque<LeaseChangeRow> ahead;
-    QHash<QString, const LeaseChangeRow*> aheadOf;
-    if (withLeases) {
-        QSqlQuery seek(conn_->db());
-        seek.setForwardOnly(true);
-        seek.prepare(QStringLiteral("SELECT %1 FROM lease_change c JOIN lease l ON l.id = c.lease_id WHERE c.id = "
-                                    "(SELECT min(x.id) FROM lease_change x WHERE x.lease_id = (SELECT id FROM lease "
-                                    "WHERE key = ?) AND x.refresh_id > ?)")
-                         .arg(changeColumns_));
-        auto lookAhead = [&](const LeaseChangeRow& last) {
-            const bool held = isHeld(last.state);
-            if (!held || last.kind == ChangeKind::Release || aheadOf.contains(last.key))
-                return;
-            seek.addBindValue(last.key);
-            seek.addBindValue(rs.back().id);
-            if (seek.exec() && seek.next()) {
-                ahead.push_back(changeFromQuery(seek));
-                aheadOf.insert(last.key, &ahead.back());
-            }
-            seek.finish();
-        };
-        QHash<QString, const LeaseChangeRow*> lastOf;
-        for (const LeaseChangeRow& c : changes)
-            lastOf.insert(c.key, &c);
-        for (auto it = base.cbegin(); it != base.cend(); ++it)
-            if (!lastOf.contains(it.key()))
-                lookAhead(*it);
-        for (const LeaseChangeRow* c : std::as_const(lastOf))
-            lookAhead(*c);
-    }
-    // Each lease's table rules: whether and how often its scheme renews (the recorded policy under
-    // the table's rules).
-    auto tableOf = [&](const QString& key) -> const LeaseTableConfig* {
-        if (!leaseTables_)
-            return nullptr;
-        const int src = leaseSourceOfKey(key, *leaseTables_);
-        return src >= 0 && src < int(leaseTables_->size()) ? &(*leaseTables_)[size_t(src)] : nullptr;
-    };
-    // std::map: a lease's node stays put, so the slots below can point at it.
-    std::map<QString, ReplayedLease> leases;
-    quint64 versions = 0;
-    auto setUp = [&](const QString& key, ReplayedLease& l) {
-        const LeaseTableConfig* table = tableOf(key);
-        l.expectRenewals = !table || table->expectRenewals;
-        l.renewShare = table ? policyForTable(recordedPolicy_, *table).renewShare : recordedPolicy_.renewShare;
-        l.tailRenewing = tailRenewing_;
-        l.version = ++versions;
-    };
-    for (auto it = base.cbegin(); it != base.cend(); ++it) {
-        ReplayedLease l;
-        l.row = &*it;
-        l.next = firstOf.value(it.key(), aheadOf.value(it.key()));
-        setUp(it.key(), l);
-        leases.emplace(it.key(), l);
-    }
-    // The leases as the last snapshot handed them out, one slot each, and what changed since: each
-    // snapshot carries a LeaseDelta against the previous one, as the poller's do, so a recorded
-    // window's models apply a replayed refresh of 100 000 leases in place (not by comparing them
-    // all). A replayed renewal is due at a known time: a queue says which leases to look at.
-    static std::atomic<quint64> replaySources{0};
-    const quint64 source = (quint64(1) << 63) | ++replaySources;
-    std::vector<LeaseRow> rows;
-    std::vector<ReplayedLease*> nodes;
-    std::vector<QString> keys;
-    QHash<QString, int> slotOf;
-    QSet<QString> touched; // keys with a recorded change since the last snapshot
-    struct Due
-    {
-        double at;
-        quint64 version;
-        QString key;
-        bool operator>(const Due& o) const { return at > o.at; }
-    };
-    std::priority_queue<Due, std::vector<Due>, std::greater<>> due;
-    auto schedule = [&](const QString& key, const ReplayedLease& l, double t) {
-        const double at = l.nextChange(t);
-        if (std::isfinite(at))
-            due.push({at, l.version, key});
-    };
-    quint64 lastSeq = 0;
-    auto rowAt = [&](const QString& key, const ReplayedLease& l, double t) {
-        LeaseRow row = rowOf(*l.row);
-        row.expiresAt = l.expiresAt(t);
-        if (leaseTables_)
-            row.source = leaseSourceOfKey(key, *leaseTables_);
-        return row;
-    };
-    size_t ci = 0;
+    std::optional<LeaseReplay> replay;
+    if (detail == LeaseDetail::Full)
+        replay.emplace(recordedLeases(rs.front().id, rs.back().id), leaseTables_, recordedPolicy_, tailRenewing_);
     qint64 cachedState = 0, cachedNames = 0;
     Snapshot stateCache;
     std::shared_ptr<const KeyNames> namesCache;
     for (const Refresh& r : rs) {
-        for (; ci < changes.size() && changes[ci].refreshId <= r.id; ++ci) {
-            const LeaseChangeRow& ch = changes[ci];
-            touched.insert(ch.key);
-            if (ch.kind == ChangeKind::Release) {
-                leases.erase(ch.key);
-                continue;
-            }
-            ReplayedLease& l = leases[ch.key];
-            l.row = &ch;
-            l.next = nextOf[ci] ? nextOf[ci] : aheadOf.value(ch.key);
-            setUp(ch.key, l);
-        }
+        if (replay)
+            replay->advanceTo(r.id);
         Snapshot s;
         if (!fillSnapshot(r, s, cachedState, stateCache, cachedNames, namesCache))
             continue;
-        if (withLeases && s.ok && !s.leasesError) {
-            auto d = std::make_shared<LeaseDelta>();
-            d->source = source;
-            if (lastSeq == 0) {
-                // The first: every lease, no base (the model compares every row).
-                for (auto& [key, l] : leases) {
-                    slotOf.insert(key, int(nodes.size()));
-                    nodes.push_back(&l);
-                    keys.push_back(key);
-                    rows.push_back(rowAt(key, l, r.at));
-                    schedule(key, l, r.at);
-                }
-            } else {
-                d->baseSeq = lastSeq;
-                d->baseSize = rows.size();
-                QStringList added, look;
-                for (const QString& key : std::as_const(touched)) {
-                    const auto live = leases.find(key);
-                    const auto slot = slotOf.constFind(key);
-                    if (live == leases.end() && slot != slotOf.constEnd()) {
-                        // Gone: the last slot moves into its hole.
-                        const int hole = *slot, from = int(rows.size()) - 1;
-                        slotOf.remove(key);
-                        if (hole != from) {
-                            rows[size_t(hole)] = rows[size_t(from)];
-                            nodes[size_t(hole)] = nodes[size_t(from)];
-                            keys[size_t(hole)] = keys[size_t(from)];
-                            slotOf.insert(keys[size_t(hole)], hole);
-                        }
-                        d->moves.emplace_back(hole, from); // (last, last): the last row gone
-                        rows.pop_back();
-                        nodes.pop_back();
-                        keys.pop_back();
-                    } else if (live != leases.end() && slot == slotOf.constEnd()) {
-                        added << key;
-                    } else if (live != leases.end()) {
-                        nodes[size_t(*slot)] = &live->second; // released and taken again: a new node
-                        look << key;
-                    }
-                }
-                while (!due.empty() && due.top().at <= r.at) {
-                    const Due e = due.top();
-                    due.pop();
-                    const auto live = leases.find(e.key);
-                    if (live != leases.end() && live->second.version == e.version && slotOf.contains(e.key))
-                        look << e.key;
-                }
-                std::sort(look.begin(), look.end());
-                look.erase(std::unique(look.begin(), look.end()), look.end());
-                for (const QString& key : std::as_const(look)) {
-                    const int i = slotOf.value(key);
-                    const ReplayedLease& l = *nodes[size_t(i)];
-                    const LeaseRow now = rowAt(key, l, r.at);
-                    if (!(now == rows[size_t(i)])) {
-                        rows[size_t(i)] = now;
-                        d->changed.push_back(i);
-                    }
-                    schedule(key, l, r.at);
-                }
-                std::sort(d->changed.begin(), d->changed.end());
-                d->appendedFrom = rows.size();
-                added.sort();
-                for (const QString& key : std::as_const(added)) {
-                    ReplayedLease& l = leases.find(key)->second;
-                    slotOf.insert(key, int(nodes.size()));
-                    nodes.push_back(&l);
-                    keys.push_back(key);
-                    rows.push_back(rowAt(key, l, r.at));
-                    schedule(key, l, r.at);
-                }
-            }
-            touched.clear();
-            s.leases = rows;
-            s.leaseDelta = std::move(d);
-            lastSeq = s.seq;
-        }
+        if (replay && s.ok && !s.leasesError)
+            replay->fill(r.at, s);
         s.leaseTables = leaseTables_;
         if (!fn(s))
             return;
     }
+}
+
+RecordedLeases HistoryReader::recordedLeases(qint64 firstRefresh, qint64 lastRefresh) const
+{
+    RecordedLeases rec;
+    rec.base = leasesAt(firstRefresh);
+    QSqlQuery c(conn_->db());
+    c.setForwardOnly(true);
+    c.exec(QStringLiteral("SELECT %1 FROM lease_change c JOIN lease l ON l.id = c.lease_id WHERE c.refresh_id > %2 "
+                          "AND c.refresh_id <= %3 ORDER BY c.id")
+               .arg(changeColumns_)
+               .arg(firstRefresh)
+               .arg(lastRefresh));
+    while (c.next())
+        rec.changes.push_back(changeFromQuery(c));
+    // For each lease still held at the range's end, its first row after it (an index seek each).
+    QSqlQuery seek(conn_->db());
+    seek.setForwardOnly(true);
+    seek.prepare(QStringLiteral("SELECT %1 FROM lease_change c JOIN lease l ON l.id = c.lease_id WHERE c.id = "
+                                "(SELECT min(x.id) FROM lease_change x WHERE x.lease_id = (SELECT id FROM lease "
+                                "WHERE key = ?) AND x.refresh_id > ?)")
+                     .arg(changeColumns_));
+    QSet<QString> looked;
+    auto lookAhead = [&](const LeaseChangeRow& last) {
+        if (!LeaseReplay::isHeld(last.state) || last.kind == ChangeKind::Release || looked.contains(last.key))
+            return;
+        looked.insert(last.key);
+        seek.addBindValue(last.key);
+        seek.addBindValue(lastRefresh);
+        if (seek.exec() && seek.next())
+            rec.after.push_back(changeFromQuery(seek));
+        seek.finish();
+    };
+    QHash<QString, const LeaseChangeRow*> lastOf;
+    for (const LeaseChangeRow& row : rec.changes)
+        lastOf.insert(row.key, &row);
+    for (auto it = rec.base.cbegin(); it != rec.base.cend(); ++it)
+        if (!lastOf.contains(it.key()))
+            lookAhead(*it);
+    for (const LeaseChangeRow* row : std::as_const(lastOf))
+        lookAhead(*row);
+    return rec;
 }
 
 QStringList HistoryReader::leaseNames() const

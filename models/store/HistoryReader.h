@@ -15,6 +15,7 @@
 #include <QMap>
 #include <QString>
 
+#include <deque>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -40,6 +41,16 @@ struct LeaseChangeRow
     // last of them were seen (server time); the row's values are the last one's.
     int renewals = 0;
     double firstRenewalAt = 0, lastRenewalAt = 0;
+};
+
+// What the store holds for a range of refreshes, for its replay (LeaseReplay): each lease's latest
+// row at the range's first refresh, the change rows after it, in order, and the first row after
+// the range of each lease still held at its end (whose counted renewals say how it went on).
+struct RecordedLeases
+{
+    QMap<QString, LeaseChangeRow> base;
+    std::vector<LeaseChangeRow> changes;
+    std::deque<LeaseChangeRow> after;
 };
 
 // One line of a lease's history. Renewals by one holder are collapsed into one event.
@@ -184,6 +195,7 @@ private:
     };
     std::vector<Refresh> refreshes(double t0, double t1) const;
     QMap<QString, LeaseChangeRow> leasesAt(qint64 refreshId) const; // key → its latest row
+    RecordedLeases recordedLeases(qint64 firstRefresh, qint64 lastRefresh) const;
     bool fillSnapshot(const Refresh& r, Snapshot& s, qint64& cachedState, Snapshot& stateCache,
                       qint64& cachedNames, std::shared_ptr<const KeyNames>& namesCache) const;
 

@@ -116,8 +116,6 @@ public:
         auto delta = std::make_shared<LeaseDelta>();
         delta->source = 1;
         delta->baseSeq = quint64(t);
-        delta->baseSize = leases_.size();
-        delta->appendedFrom = leases_.size();
         for (int i = t % p; i < c_.leases; i += p) {
             leases_[size_t(i)].expiresAt = now + ttlS();
             delta->changed.push_back(i);

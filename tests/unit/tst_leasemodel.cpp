@@ -258,17 +258,16 @@ private Q_SLOTS:
                            mono_);
         apply(byDelta, withDelta(s1, 1, std::make_shared<LeaseDelta>()));
         apply(full, s1);
-        // b renewed, a gone (d moves into its place), e new.
+        // b renewed, a gone, e new (the rows in another order: only keys count).
         mono_ += 1000;
         Snapshot s2 = snap(101, {lease("d", "h:1:d", 90, 125), lease("b", "h:1:b", 90, 140),
                                  lease("c", "h:1:c", 90, 120), lease("e", "h:2:e", 100.5, 130)},
                            mono_);
         auto d2 = std::make_shared<LeaseDelta>();
         d2->baseSeq = 1;
-        d2->baseSize = 4;
-        d2->moves = {{0, 3}};
+        d2->gone = {lease("a", "h:1:a", 90, 130)};
         d2->changed = {1};
-        d2->appendedFrom = 3;
+        d2->added = {3};
         QSignalSpy changed(byDelta, &QAbstractItemModel::dataChanged);
         apply(byDelta, withDelta(s2, 2, d2));
         apply(full, s2);
@@ -295,8 +294,6 @@ private Q_SLOTS:
                            mono_);
         auto d3 = std::make_shared<LeaseDelta>();
         d3->baseSeq = 99;
-        d3->baseSize = 4;
-        d3->appendedFrom = 4;
         apply(byDelta, withDelta(s3, 3, d3));
         apply(full, s3);
         QCOMPARE(dump(byDelta), dump(full));
@@ -361,24 +358,23 @@ private Q_SLOTS:
                 QCOMPARE(m->tracker().rowsStaleOrSkewed(now), want);
             }
         };
-        auto delta = [](Snapshot s, quint64 seq, quint64 base, size_t baseSize, std::vector<int> changed,
-                        size_t appendedFrom, std::vector<std::pair<int, int>> moves = {}) {
+        auto delta = [](Snapshot s, quint64 seq, quint64 base, std::vector<int> changed, std::vector<int> added,
+                        std::vector<LeaseRow> gone = {}) {
             s.seq = seq;
             s.generation = 1;
             auto d = std::make_shared<LeaseDelta>();
             d->source = 9;
             d->baseSeq = base;
-            d->baseSize = baseSize;
             d->changed = std::move(changed);
-            d->appendedFrom = appendedFrom;
-            d->moves = std::move(moves);
+            d->added = std::move(added);
+            d->gone = std::move(gone);
             s.leaseDelta = std::move(d);
             return s;
         };
         Snapshot s1 = snap(100, {lease("a", "h:1:a", 90, 130), lease("b", "h:1:b", 90, 101),
                                  lease("c", "h:1:c", 90, 120), lease("d", "h:1:d", 150, 190)},
                            mono_);
-        apply(m, delta(s1, 1, 0, 0, {}, 0));
+        apply(m, delta(s1, 1, 0, {}, {}));
         check("first");
         // a renewed, b expired and taken over, e new (delta).
         mono_ += 1000;
@@ -386,14 +382,14 @@ private Q_SLOTS:
                                           lease("c", "h:1:c", 90, 120), lease("d", "h:1:d", 150, 190),
                                           lease("e", "h:2:e", 101, 161)},
                                     mono_),
-                               2, 1, 4, {0, 1}, 4));
+                               2, 1, {0, 1}, {4}));
         check("renewal, takeover, new row");
-        // c gone (e moves into its place): released (delta).
+        // c gone: released (delta).
         mono_ += 1000;
         apply(m, delta(snap(103, {lease("a", "h:1:a", 90, 140), lease("b", "h:2:b", 101.5, 131.5),
                                           lease("e", "h:2:e", 101, 161), lease("d", "h:1:d", 150, 190)},
                                     mono_),
-                               3, 2, 5, {}, 4, {{2, 4}}));
+                               3, 2, {}, {}, {lease("c", "h:1:c", 90, 120)}));
         QCOMPARE(m->stateAt(m->rowOfKey("c")), LeaseState::Released);
         check("release");
         // Past the linger: c removed (rows shift); d's skewed taken-at corrected; full comparison.
