@@ -63,20 +63,22 @@ private Q_SLOTS:
         rec.start(QStringLiteral(LEASEWATCH_BIN), {"record", db.dsn(), "--interval", "200"});
         QVERIFY(rec.waitForStarted(10000));
         const QString historyDir = dir.filePath("data/Leasewatch/leasewatch/history");
-        QTRY_VERIFY_WITH_TIMEOUT(!QDir(historyDir).entryList({"*.sqlite"}, QDir::Files).isEmpty(), 15000);
-        QTest::qWait(1000);
-        db.exec("UPDATE leases SET holder = 'app-2:20:bb', taken_at = now() WHERE name = 'sweep'");
-        // The recorder has written the take before the window opens.
-        const auto recordedTake = [&] {
+        // What the recorder has written of `holder`'s hold on the lease.
+        const auto recordedHolder = [&](const char* holder) {
             const QStringList stores = QDir(historyDir).entryList({"*.sqlite"}, QDir::Files);
             if (stores.isEmpty())
                 return false;
             const HistoryReader reader(QDir(historyDir).filePath(stores.front()));
             for (const LeaseTimelineEvent& e : reader.timeline(QStringLiteral("sweep")))
-                if (e.holder == QStringLiteral("app-2:20:bb"))
+                if (e.holder == QLatin1String(holder))
                     return true;
             return false;
         };
+        // The first holder recorded, so that the next one is a take the recorder saw.
+        QTRY_VERIFY_WITH_TIMEOUT(recordedHolder("app-1:10:aa"), 15000);
+        db.exec("UPDATE leases SET holder = 'app-2:20:bb', taken_at = now() WHERE name = 'sweep'");
+        // The recorder has written the take before the window opens.
+        const auto recordedTake = [&] { return recordedHolder("app-2:20:bb"); };
         // The window opens at once: the recorder's last refresh is then often the one that recorded
         // the take, which is before the window joined all the same.
         QTRY_VERIFY_WITH_TIMEOUT(recordedTake(), 15000);
@@ -151,7 +153,7 @@ private Q_SLOTS:
         db.exec("UPDATE leases SET holder = 'app-3:30:cc', taken_at = now() WHERE name = 'sweep'");
         QTRY_COMPARE_WITH_TIMEOUT(leaseRows(consoles.monitor(0)),
                                   (QStringList{"alerts=app-2:20:bb", "sweep=app-3:30:cc"}), 15000);
-        QTest::qWait(600);
+        consoles.recorder(0)->flush(); // what the window saw is in the store
         const QStringList liveRows = leaseRows(consoles.monitor(0));
 
         // The live window has a lease history page that follows the selected lease.

@@ -53,7 +53,9 @@ private Q_SLOTS:
         QVERIFY2(secondLog.contains(QString::number(rec.processId())), qPrintable(secondLog));
 
         // The recorder's session is terminated: it says so once, and once that it answers again.
-        QTest::qWait(1000);
+        QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                           "AND application_name = 'leasewatch'"),
+                                  QStringLiteral("1"), 10000);
         QCOMPARE(db.value("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = "
                           "current_database() AND application_name = 'leasewatch'"),
                  QStringLiteral("1"));
