@@ -358,8 +358,17 @@ private Q_SLOTS:
             QVERIFY2(timedOut.t - t0 <= interval + kDeadlineMs + 2500, // slack: a loaded host, ASan
                      qPrintable(QStringLiteral("%1 ms (interval %2 ms)").arg(timedOut.t - t0).arg(interval)));
             QVERIFY(fault::waitFor([&] { return m.status().state != State::Connected; }, 2000));
-            // Stay frozen through at least one reconnect attempt (it times out after connectTimeoutS).
-            QTest::qWait(2500);
+            // Stay frozen through at least one reconnect attempt: it begins, and times out (connectTimeoutS).
+            const auto attemptFailed = [&] {
+                bool connecting = false;
+                for (const auto& e : rec.status)
+                    if (e.t >= t0 && e.state == State::Connecting)
+                        connecting = true;
+                    else if (connecting && e.t >= t0 && e.state == State::Disconnected)
+                        return true;
+                return false;
+            };
+            QVERIFY2(fault::waitFor(attemptFailed, 20000), qPrintable(describe(rec)));
             QVERIFY(guiThreadWasResponsive());
             qInfo("threads while frozen: %d (baseline %d; the cancel request waits for the postmaster)",
                   fault::threadCount(), baselineThreads);

@@ -345,7 +345,10 @@ private Q_SLOTS:
         db.exec(graphileAddJob("email-new", "q-new"));
         db.exec(graphileTake("pool-bbbbbbbbbbbbbbbbbb", 60));
         db.exec(liquibaseLock("buildbox (10.0.0.5)"));
-        QThread::msleep(1500); // River's and Oban's one-second leases run out, unrenewed
+        // River's and Oban's one-second leases run out, unrenewed, by the server's clock.
+        QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT (SELECT bool_and(expires_at < now()) FROM river_leader) AND "
+                                           "(SELECT bool_and(expires_at < now() AT TIME ZONE 'UTC') FROM oban_peers)"),
+                                  QStringLiteral("t"), 10000);
 
         Snap s = snapshot(db.dsn());
         QVERIFY2(s.code == 0 || s.code == 3, qPrintable(s.err + s.out));
