@@ -46,23 +46,28 @@ qint64 flywayLockKey(const QString& schema, const QString& table)
 
 QByteArray libraryKeysSql()
 {
-    // pg-boss's keys: locked(schema, …, key) calls in src/plans.ts ('' for install and migrations).
-    return "SELECT 'flyway', n.nspname::text || '.' || c.relname::text, NULL::int8 "
+    // pg-boss's keys: locked(schema, …, key) calls in src/plans.ts ('' for install and migrations),
+    // for each schema that holds its tables and for its default schema, 'pgboss' (pg-boss 10.4.2
+    // src/plans.js:1 DEFAULT_SCHEMA, src/attorney.js:182 config.schema || DEFAULT_SCHEMA), whose
+    // key its first install takes before any table exists (src/plans.js:95 create() returns
+    // locked(schema, commands), the first command CREATE SCHEMA IF NOT EXISTS): a second instance
+    // starting meanwhile waits on it.
+    return "WITH boss(nspname) AS (SELECT n.nspname::text FROM pg_namespace n "
+           "WHERE EXISTS (SELECT 1 FROM pg_class j WHERE j.relnamespace = n.oid AND j.relname = 'job') "
+           "AND EXISTS (SELECT 1 FROM pg_class v WHERE v.relnamespace = n.oid AND v.relname = 'version') "
+           "UNION SELECT 'pgboss') "
+           "SELECT 'flyway', n.nspname::text || '.' || c.relname::text, NULL::int8 "
            "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
            "WHERE c.relname = 'flyway_schema_history' AND c.relkind IN ('r', 'p') "
            "UNION ALL "
-           "SELECT 'pg-boss', n.nspname::text || CASE WHEN k = '' THEN '' ELSE ' ' || k END, "
+           "SELECT 'pg-boss', n.nspname || CASE WHEN k = '' THEN '' ELSE ' ' || k END, "
            "('x' || encode(sha224((current_database() || '.pgboss.' || n.nspname || k)::bytea), 'hex'))::bit(64)::int8 "
-           "FROM pg_namespace n CROSS JOIN unnest(ARRAY['', 'create-queue', 'delete-queue', 'queue-stats-insert', "
+           "FROM boss n CROSS JOIN unnest(ARRAY['', 'create-queue', 'delete-queue', 'queue-stats-insert', "
            "'queue-stats']) AS k "
-           "WHERE EXISTS (SELECT 1 FROM pg_class j WHERE j.relnamespace = n.oid AND j.relname = 'job') "
-           "AND EXISTS (SELECT 1 FROM pg_class v WHERE v.relnamespace = n.oid AND v.relname = 'version') "
            "UNION ALL "
-           "SELECT 'pg-boss', n.nspname::text || ' (before v10)', "
+           "SELECT 'pg-boss', n.nspname || ' (before v10)', "
            "('x' || md5(current_database() || '.pgboss.' || n.nspname))::bit(64)::int8 "
-           "FROM pg_namespace n "
-           "WHERE EXISTS (SELECT 1 FROM pg_class j WHERE j.relnamespace = n.oid AND j.relname = 'job') "
-           "AND EXISTS (SELECT 1 FROM pg_class v WHERE v.relnamespace = n.oid AND v.relname = 'version') "
+           "FROM boss n "
            "UNION ALL "
            "SELECT 'goodjob', n.nspname::text, CASE WHEN EXISTS (SELECT 1 FROM pg_class p WHERE p.relnamespace = "
            "n.oid AND p.relname = 'good_job_processes' AND p.relkind IN ('r', 'p') AND "

@@ -173,6 +173,105 @@ private Q_SLOTS:
                  qPrintable(names.join(QLatin1String(", ")) + QLatin1Char('\n') + r.out.left(2000)));
         QCOMPARE(boss.exitCode(), 0);
     }
+
+    // The first pg-boss instance installs its schema under its advisory key (the install statement,
+    // plans.create() through Contractor.constructionPlans(), its transaction left open here: no
+    // table of it exists for anyone else yet); a second real instance starting meanwhile waits on
+    // that key. The console names the key although no schema holds pg-boss's tables, and shows who
+    // waits behind whom.
+    void pgBossKeyIsNamedBeforeItsSchemaExists()
+    {
+        const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+        const QString npm = QStandardPaths::findExecutable(QStringLiteral("npm"));
+        if (node.isEmpty() || npm.isEmpty())
+            QSKIP("node and npm are not installed (apt-get install nodejs npm): the real library was not run");
+        if (const QString why = npmInstall(npm, kPgBoss, QStringLiteral("/node_modules/pg-boss/src/plans.js"));
+            !why.isEmpty())
+            QSKIP(qPrintable(why));
+
+        lw::test::TestDatabase db("real_pgboss_first");
+        QTemporaryDir dir;
+        QFile first(dir.path() + QStringLiteral("/first.js"));
+        QVERIFY(first.open(QIODevice::WriteOnly));
+        first.write("const Contractor = require('pg-boss/src/contractor');\n"
+                    "const { Client } = require('pg');\n"
+                    "(async () => {\n"
+                    "  const c = new Client({ application_name: 'pgboss-first' });\n"
+                    "  await c.connect();\n"
+                    "  await c.query(Contractor.constructionPlans('pgboss').replace(/COMMIT;?\\s*$/, ''));\n"
+                    "  console.log('installing');\n"
+                    "  await new Promise(r => setTimeout(r, 20000));\n"
+                    "  await c.query('ROLLBACK');\n"
+                    "  await c.end();\n"
+                    "})().catch(e => { console.error(e); process.exit(1); });\n");
+        first.close();
+        QFile second(dir.path() + QStringLiteral("/second.js"));
+        QVERIFY(second.open(QIODevice::WriteOnly));
+        second.write("const PgBoss = require('pg-boss');\n"
+                     "(async () => {\n"
+                     "  const boss = new PgBoss({ application_name: 'pgboss-second' });\n"
+                     "  boss.on('error', e => console.error(e));\n"
+                     "  await boss.start();\n"
+                     "  console.log('started');\n"
+                     "})().catch(e => { console.error(e); process.exit(1); });\n");
+        second.close();
+        QProcess installing;
+        installing.setProcessEnvironment(pgEnvironment(db.dsn()));
+        installing.setProcessChannelMode(QProcess::MergedChannels);
+        installing.start(node, {first.fileName()});
+        QVERIFY(installing.waitForStarted());
+        QString said;
+        QElapsedTimer t;
+        t.start();
+        while (!said.contains(QLatin1String("installing")) && t.elapsed() < 60000 &&
+               installing.state() == QProcess::Running) {
+            installing.waitForReadyRead(500);
+            said += QString::fromUtf8(installing.readAll());
+        }
+        QVERIFY2(said.contains(QLatin1String("installing")), qPrintable(said));
+        QCOMPARE(db.value("SELECT count(*) FROM pg_namespace WHERE nspname = 'pgboss'"), QStringLiteral("0"));
+
+        QProcess starting;
+        starting.setProcessEnvironment(pgEnvironment(db.dsn()));
+        starting.setProcessChannelMode(QProcess::MergedChannels);
+        starting.start(node, {second.fileName()});
+        QVERIFY(starting.waitForStarted());
+        QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                           "'pgboss-second' AND wait_event_type = 'Lock'"),
+                                  QStringLiteral("1"), 30000);
+
+        const auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn(), "--json"});
+        const QString name = QStringLiteral("pg-boss maintenance lock (schema pgboss)");
+        const QJsonDocument got = QJsonDocument::fromJson(r.out.toUtf8());
+        QStringList held, waiting;
+        int holderPid = 0, waiterPid = 0;
+        for (const auto& v : got["advisory_locks"].toArray()) {
+            const QJsonObject o = v.toObject();
+            if (o["name"].toString() != name)
+                continue;
+            const QString app = o["session"].toObject()["application_name"].toString();
+            if (o["granted"].toBool()) {
+                held << app;
+                holderPid = o["pid"].toInt();
+            } else {
+                waiting << app;
+                waiterPid = o["pid"].toInt();
+            }
+        }
+        starting.kill();
+        starting.waitForFinished(10000);
+        installing.kill();
+        installing.waitForFinished(10000);
+        QCOMPARE(held, QStringList{QStringLiteral("pgboss-first")});
+        QCOMPARE(waiting, QStringList{QStringLiteral("pgboss-second")});
+        // Who waits behind whom: the starting instance behind the installing one.
+        bool behind = false;
+        for (const auto& root : got["blocking_tree"].toArray())
+            if (root.toObject()["pid"].toInt() == holderPid)
+                for (const auto& kid : root.toObject()["waiting_behind"].toArray())
+                    behind = behind || kid.toObject()["pid"].toInt() == waiterPid;
+        QVERIFY2(behind, qPrintable(r.out.left(3000)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRealLibraries)
