@@ -3,7 +3,6 @@
 // refreshes never overlap (the next is scheduled when the previous finished). Lives on a worker
 // thread (see Monitor); the headless commands call refreshOnce() directly.
 #include "domain/Analysis.h"
-#include "domain/LeaseState.h"
 #include "domain/LeaseTable.h"
 #include "domain/LibraryKeys.h"
 #include "domain/Snapshot.h"

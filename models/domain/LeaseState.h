@@ -1,6 +1,7 @@
 #pragma once
 // Per-lease inference across refreshes (TTL, last renewal, takeovers, releases) and the state an
 // operator sees. Pure values and functions: the model holds one LeaseTrack per row.
+#include "LeaseStateKind.h"
 #include "Snapshot.h"
 
 #include <QString>
@@ -10,21 +11,6 @@
 
 namespace lw {
 
-enum class LeaseState {
-    Held,           // holder renewing in time
-    ExpiringSoon,   // less than the configured share of its TTL left
-    RenewalOverdue, // holder missed its renewal window (renewals come every TTL/4)
-    Stale,          // expired and nobody took it over: what an operator acts on
-    TakenOver,      // another holder took it after it expired (shown for a while)
-    Released,       // the row disappeared (shown greyed for a while)
-    Unknown,        // no expiry to judge by (NULL)
-    Free,           // released the library's way with the row kept (ShedLock sets lock_until = now): at rest
-};
-constexpr int kLeaseStateCount = 8;
-
-QString leaseStateText(LeaseState s); // "renewal overdue"
-QString leaseStateKey(LeaseState s);  // "renewal_overdue" (JSON)
-int leaseStateSeverity(LeaseState s); // sort order, worst first = highest
 
 struct HolderParts
 {

@@ -6,7 +6,7 @@
 // state (a LeaseState key), pool (a client instance: address and application_name, never a pid),
 // kind and severity (a finding's). No query text, lease name or pid is ever a label.
 #include "Analysis.h"
-#include "LeaseState.h"
+#include "LeaseStateKind.h"
 #include "Snapshot.h"
 
 #include <QByteArray>

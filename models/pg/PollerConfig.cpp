@@ -1,5 +1,7 @@
 #include "PollerConfig.h"
 
+#include "domain/LeaseState.h"
+
 namespace lw {
 
 LeasePolicy leasePolicyFor(const PollerConfig& cfg)

@@ -3,7 +3,6 @@
 // analysis' thresholds and the footprint budget. A profile stores it; the poller, the history
 // store (what a recording was made with) and the operator's writes read it.
 #include "domain/Analysis.h"
-#include "domain/LeaseState.h"
 #include "domain/LeaseTable.h"
 #include "pg/PgConnection.h"
 
@@ -42,6 +41,7 @@ struct PollerConfig
 };
 
 // The lease policy the models use for a configuration (TTL, thresholds, refresh interval).
-LeasePolicy leasePolicyFor(const PollerConfig& cfg);
+struct LeasePolicy;
+LeasePolicy leasePolicyFor(const PollerConfig& cfg); // domain/LeaseState.h
 
 } // namespace lw
