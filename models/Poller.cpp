@@ -3,6 +3,7 @@
 #include "Logging.h"
 
 #include <QHash>
+#include <QSet>
 #include <QTimer>
 
 #include <algorithm>
@@ -379,26 +380,27 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
     // Every row decoded and matched by key with the previous read; the delta names the keys that
     // are new, changed or gone, so that the tracker looks only at those (1 % of 100 000 leases
     // renew per refresh). An unchanged row is the previous read's (its strings shared, not kept
-    // twice).
+    // twice). The key → row index is updated in place, not built anew: at 100 000 leases a second
+    // one alive during the read is ~10 MiB of resident memory.
     const int n = PQntuples(r);
-    std::unique_ptr<LeaseCache> c = std::move(leaseCache_);
+    const bool hasBase = leaseCache_ != nullptr; // else every row is new: the tracker compares every row
+    std::unique_ptr<LeaseCache> c = hasBase ? std::move(leaseCache_) : std::make_unique<LeaseCache>();
     auto d = std::make_shared<LeaseDelta>();
     bool keyed = true; // names unique and not NULL: else no delta, the tracker compares every row
     std::vector<LeaseRow> rows;
     rows.reserve(size_t(n));
-    QHash<LeaseCache::Key, int> rowOf;
-    rowOf.reserve(n);
-    std::vector<char> seen(c ? c->rows.size() : 0, 0);
+    std::vector<char> seen(c->rows.size(), 0);
+    QSet<LeaseCache::Key> addedKeys;
     for (int i = 0; i < n; ++i) {
         LeaseRow row = leaseRowAt(r, i);
         if (PQgetisnull(r, i, 0))
             keyed = false;
         LeaseCache::Key key{row.source, row.name};
-        if (rowOf.contains(key))
-            keyed = false; // a repeated name
-        rowOf.insert(key, i);
-        const int was = c ? c->rowOf.value(key, -1) : -1;
+        const int was = c->rowOf.value(key, -1);
         if (was < 0 || seen[size_t(was)]) {
+            if (was >= 0 || addedKeys.contains(key))
+                keyed = false; // a repeated name
+            addedKeys.insert(key);
             names_.leaseNameAppeared(row.name);
             d->added.push_back(i);
         } else {
@@ -412,19 +414,21 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
         rows.push_back(std::move(row));
     }
     for (size_t k = 0; k < seen.size(); ++k)
-        if (!seen[k])
+        if (!seen[k]) {
             d->gone.push_back(c->rows[k]);
-    d->source = c ? c->source : ++g_leaseSources;
-    d->baseSeq = c ? lastLeaseSeq_ : 0;
+            c->rowOf.remove({c->rows[k].source, c->rows[k].name});
+        }
+    if (c->source == 0)
+        c->source = ++g_leaseSources;
+    d->source = c->source;
+    d->baseSeq = hasBase ? lastLeaseSeq_ : 0;
     s.leases = std::move(rows);
     lastLeaseSeq_ = s.seq;
     if (keyed) {
-        s.leaseDelta = std::move(d);
-        if (!c)
-            c = std::make_unique<LeaseCache>();
-        c->source = s.leaseDelta->source;
+        for (int i = 0; i < n; ++i)
+            c->rowOf.insert({s.leases[size_t(i)].source, s.leases[size_t(i)].name}, i);
         c->rows = s.leases;
-        c->rowOf = std::move(rowOf);
+        s.leaseDelta = std::move(d);
         leaseCache_ = std::move(c);
     }
 }
