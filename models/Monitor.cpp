@@ -88,16 +88,20 @@ void Monitor::reconfigure(PollerConfig cfg)
 {
     if (recorded_) {
         cfg_ = std::move(cfg);
-        judge_.setPolicy(leasePolicyFor(cfg_));
-        judge_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+        applyLeaseRules();
         return;
     }
     stopWorker();
     cfg_ = std::move(cfg);
-    judge_.setPolicy(leasePolicyFor(cfg_));
-    judge_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+    applyLeaseRules();
     outageBegan_ = {}; // a new connection: nothing has failed yet
     startWorker();
+}
+
+void Monitor::applyLeaseRules()
+{
+    judge_.setPolicy(leasePolicyFor(cfg_));
+    judge_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
 }
 
 void Monitor::onSnapshot(const Snapshot& s)
@@ -238,8 +242,7 @@ Monitor::Monitor(PollerConfig cfg, RecordedTag, QObject* parent)
 {
     qRegisterMetaType<lw::Snapshot>();
     qRegisterMetaType<lw::ConnectionStatus>();
-    judge_.setPolicy(leasePolicyFor(cfg_));
-    judge_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+    applyLeaseRules();
 }
 
 std::unique_ptr<Monitor> Monitor::recorded(PollerConfig cfg, const QString& source, QObject* parent)

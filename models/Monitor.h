@@ -90,6 +90,7 @@ private:
     void onLeasesFilled();
     void publishFindings();
     void updateOutage(); // the outage card and the "as of" mark, on each status and tick
+    void applyLeaseRules(); // the profile's lease policy and writer clock, to the judge
     void startWorker();
     void stopWorker();
 

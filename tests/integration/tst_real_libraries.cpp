@@ -61,6 +61,44 @@ QProcessEnvironment pgEnvironment(const QString& dsn)
     env.insert(QStringLiteral("NODE_PATH"), npmDir() + QStringLiteral("/node_modules"));
     return env;
 }
+// node's path once `spec` is installed (`probe` below npmDir()); else `skip` says why the real
+// library cannot run here.
+struct Node
+{
+    QString path;
+    QString skip;
+};
+Node nodeWith(const char* spec, const QString& probe)
+{
+    const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+    const QString npm = QStandardPaths::findExecutable(QStringLiteral("npm"));
+    if (node.isEmpty() || npm.isEmpty())
+        return {{}, QStringLiteral("node and npm are not installed (apt-get install nodejs npm): the real library "
+                                   "was not run")};
+    return {node, npmInstall(npm, spec, probe)};
+}
+
+// Runs `script` under node against the database `dsn`, its output merged.
+bool startNode(QProcess& p, const QString& node, const QString& script, const QString& dsn)
+{
+    p.setProcessEnvironment(pgEnvironment(dsn));
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(node, {script});
+    return p.waitForStarted();
+}
+
+// What `p` said until it said `word`, ended, or a minute passed.
+QString outputUntil(QProcess& p, const char* word)
+{
+    QString said;
+    QElapsedTimer t;
+    t.start();
+    while (!said.contains(QLatin1String(word)) && t.elapsed() < 60000 && p.state() == QProcess::Running) {
+        p.waitForReadyRead(500);
+        said += QString::fromUtf8(p.readAll());
+    }
+    return said;
+}
 } // namespace
 
 class TestRealLibraries : public QObject
@@ -69,14 +107,11 @@ class TestRealLibraries : public QObject
 private Q_SLOTS:
     void nodePgMigrateLockIsNamed()
     {
-        const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
-        const QString npm = QStandardPaths::findExecutable(QStringLiteral("npm"));
-        if (node.isEmpty() || npm.isEmpty())
-            QSKIP("node and npm are not installed (apt-get install nodejs npm): the real library was not run");
+        const Node nodeJs = nodeWith(kNodePgMigrate, QStringLiteral("/node_modules/node-pg-migrate/bin/node-pg-migrate.js"));
+        if (!nodeJs.skip.isEmpty())
+            QSKIP(qPrintable(nodeJs.skip));
+        const QString node = nodeJs.path;
         const QString bin = npmDir() + QStringLiteral("/node_modules/node-pg-migrate/bin/node-pg-migrate.js");
-        if (const QString why = npmInstall(npm, kNodePgMigrate, QStringLiteral("/node_modules/node-pg-migrate/bin/node-pg-migrate.js"));
-            !why.isEmpty())
-            QSKIP(qPrintable(why));
 
         lw::test::TestDatabase db("real_npm");
         // A migration that takes a while, so that its lock can be seen.
@@ -120,13 +155,9 @@ private Q_SLOTS:
     // holds the lock its maintenance and migrations take. The console names it from the schema.
     void pgBossLockIsNamed()
     {
-        const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
-        const QString npm = QStandardPaths::findExecutable(QStringLiteral("npm"));
-        if (node.isEmpty() || npm.isEmpty())
-            QSKIP("node and npm are not installed (apt-get install nodejs npm): the real library was not run");
-        if (const QString why = npmInstall(npm, kPgBoss, QStringLiteral("/node_modules/pg-boss/src/plans.js"));
-            !why.isEmpty())
-            QSKIP(qPrintable(why));
+        const Node node = nodeWith(kPgBoss, QStringLiteral("/node_modules/pg-boss/src/plans.js"));
+        if (!node.skip.isEmpty())
+            QSKIP(qPrintable(node.skip));
 
         lw::test::TestDatabase db("real_pgboss");
         QTemporaryDir dir;
@@ -151,17 +182,8 @@ private Q_SLOTS:
                      "})().catch(e => { console.error(e); process.exit(1); });\n");
         script.close();
         QProcess boss;
-        boss.setProcessEnvironment(pgEnvironment(db.dsn()));
-        boss.setProcessChannelMode(QProcess::MergedChannels);
-        boss.start(node, {script.fileName()});
-        QVERIFY(boss.waitForStarted());
-        QString said;
-        QElapsedTimer t;
-        t.start();
-        while (!said.contains(QLatin1String("held")) && t.elapsed() < 60000 && boss.state() == QProcess::Running) {
-            boss.waitForReadyRead(500);
-            said += QString::fromUtf8(boss.readAll());
-        }
+        QVERIFY(startNode(boss, node.path, script.fileName(), db.dsn()));
+        const QString said = outputUntil(boss, "held");
         QVERIFY2(said.contains(QLatin1String("held")), qPrintable(said));
 
         const auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn(), "--json"});
@@ -181,13 +203,9 @@ private Q_SLOTS:
     // waits behind whom.
     void pgBossKeyIsNamedBeforeItsSchemaExists()
     {
-        const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
-        const QString npm = QStandardPaths::findExecutable(QStringLiteral("npm"));
-        if (node.isEmpty() || npm.isEmpty())
-            QSKIP("node and npm are not installed (apt-get install nodejs npm): the real library was not run");
-        if (const QString why = npmInstall(npm, kPgBoss, QStringLiteral("/node_modules/pg-boss/src/plans.js"));
-            !why.isEmpty())
-            QSKIP(qPrintable(why));
+        const Node node = nodeWith(kPgBoss, QStringLiteral("/node_modules/pg-boss/src/plans.js"));
+        if (!node.skip.isEmpty())
+            QSKIP(qPrintable(node.skip));
 
         lw::test::TestDatabase db("real_pgboss_first");
         QTemporaryDir dir;
@@ -216,26 +234,13 @@ private Q_SLOTS:
                      "})().catch(e => { console.error(e); process.exit(1); });\n");
         second.close();
         QProcess installing;
-        installing.setProcessEnvironment(pgEnvironment(db.dsn()));
-        installing.setProcessChannelMode(QProcess::MergedChannels);
-        installing.start(node, {first.fileName()});
-        QVERIFY(installing.waitForStarted());
-        QString said;
-        QElapsedTimer t;
-        t.start();
-        while (!said.contains(QLatin1String("installing")) && t.elapsed() < 60000 &&
-               installing.state() == QProcess::Running) {
-            installing.waitForReadyRead(500);
-            said += QString::fromUtf8(installing.readAll());
-        }
+        QVERIFY(startNode(installing, node.path, first.fileName(), db.dsn()));
+        const QString said = outputUntil(installing, "installing");
         QVERIFY2(said.contains(QLatin1String("installing")), qPrintable(said));
         QCOMPARE(db.value("SELECT count(*) FROM pg_namespace WHERE nspname = 'pgboss'"), QStringLiteral("0"));
 
         QProcess starting;
-        starting.setProcessEnvironment(pgEnvironment(db.dsn()));
-        starting.setProcessChannelMode(QProcess::MergedChannels);
-        starting.start(node, {second.fileName()});
-        QVERIFY(starting.waitForStarted());
+        QVERIFY(startNode(starting, node.path, second.fileName(), db.dsn()));
         QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
                                            "'pgboss-second' AND wait_event_type = 'Lock'"),
                                   QStringLiteral("1"), 30000);
