@@ -1,9 +1,9 @@
 #include "Recorder.h"
 
-#include "domain/Findings.h"
+#include "DatabaseWatch.h"
 #include "MetricsServer.h"
-#include "Monitor.h"
 #include "QuitOnSignals.h"
+#include "domain/Findings.h"
 #include "domain/Metrics.h"
 #include "domain/Wording.h"
 #include "store/HistoryWriter.h"
@@ -26,13 +26,13 @@ namespace {
 struct Recording
 {
     QString label;
-    std::unique_ptr<Monitor> monitor;
+    std::unique_ptr<DatabaseWatch> watch; // no item models: nothing here is shown
     std::unique_ptr<HistoryRecorder> recorder;
     bool live = false;
     bool everLive = false;
-    QString outageSaid;  // the outage's beginning, as logged
+    QString outageSaid; // the outage's beginning, as logged
     bool criticalSaid = false;
-    QString connectErrorSaid; // never connected yet: the last reason logged
+    QString connectErrorSaid;         // never connected yet: the last reason logged
     QHash<QString, QString> findings; // id → title, as logged
     // /metrics: the last good refresh's numbers (served, marked not up, while the server is silent).
     DatabaseMetrics measured;
@@ -43,7 +43,7 @@ struct Recording
         if (!s.ok || !s.analysis)
             return;
         measured = measureRefresh(s, *s.analysis);
-        measured.leases = monitor->judge().leases().tableMetrics(s.serverNow);
+        measured.leases = watch->judge().leases().tableMetrics(s.serverNow);
         sinceMeasured.start();
     }
 
@@ -53,25 +53,22 @@ struct Recording
         m.database = label;
         m.up = live;
         m.lastAnswerAgeS = sinceMeasured.isValid() ? double(sinceMeasured.elapsed()) / 1000.0 : 0;
-        std::vector<Finding> now;
-        const FindingsModel* f = monitor->findings();
-        for (int i = 0; i < f->rowCount(); ++i)
-            now.push_back(f->finding(i));
-        countFindings(m, now);
+        countFindings(m, watch->findings());
         return m;
     }
 
     void update()
     {
         const bool nowLive =
-            monitor->status().state == ConnectionStatus::State::Connected && monitor->lastSnapshot().ok;
+            watch->status().state == ConnectionStatus::State::Connected && watch->lastSnapshot().ok;
         if (nowLive && !live) {
-            const ServerInfo& srv = monitor->lastSnapshot().server;
+            const ServerInfo& srv = watch->lastSnapshot().server;
             if (!everLive)
                 qCInfo(lcRecord, "[%s] connected: PostgreSQL %s, database %s as %s", qUtf8Printable(label),
                        qUtf8Printable(srv.version), qUtf8Printable(srv.database), qUtf8Printable(srv.user));
             else
-                qCInfo(lcRecord, "[%s] answering again: %s", qUtf8Printable(label), qUtf8Printable(outageSaid));
+                qCInfo(lcRecord, "[%s] answering again: %s", qUtf8Printable(label),
+                       qUtf8Printable(outageSaid));
             everLive = true;
             outageSaid.clear();
             criticalSaid = false;
@@ -80,42 +77,41 @@ struct Recording
         live = nowLive;
         if (live)
             return;
-        if (const std::optional<OutageView> o = monitor->outage()) {
+        if (const std::optional<OutageView> o = watch->outage()) {
             if (outageSaid.isEmpty()) {
                 outageSaid = QStringLiteral("had not answered since %1")
                                  .arg(o->since.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
-                qCWarning(lcRecord, "[%s] not answering: %s", qUtf8Printable(label), qUtf8Printable(outageLine(*o)));
+                qCWarning(lcRecord, "[%s] not answering: %s", qUtf8Printable(label),
+                          qUtf8Printable(outageLine(*o)));
             }
             if (!criticalSaid) {
-                if (const auto f = outageFinding(*o, monitor->config().analysis.thresholds.notAnsweringS)) {
+                if (const auto f = outageFinding(*o, watch->config().analysis.thresholds.notAnsweringS)) {
                     criticalSaid = true;
-                    qCCritical(lcRecord, "[%s] CRITICAL %s. %s", qUtf8Printable(label), qUtf8Printable(f->title),
-                               qUtf8Printable(f->explanation));
+                    qCCritical(lcRecord, "[%s] CRITICAL %s. %s", qUtf8Printable(label),
+                               qUtf8Printable(f->title), qUtf8Printable(f->explanation));
                 }
             }
-        } else if (!everLive && monitor->status().error.isError() &&
-                   monitor->status().error.message != connectErrorSaid) {
-            connectErrorSaid = monitor->status().error.message;
+        } else if (!everLive && watch->status().error.isError() &&
+                   watch->status().error.message != connectErrorSaid) {
+            connectErrorSaid = watch->status().error.message;
             qCWarning(lcRecord, "[%s] cannot connect: %s", qUtf8Printable(label),
-                      qUtf8Printable(monitor->status().error.toDisplayString()));
+                      qUtf8Printable(watch->status().error.toDisplayString()));
         }
     }
 
     // Findings appearing and clearing, at each good refresh.
     void diffFindings()
     {
-        if (!monitor->lastSnapshot().ok)
+        if (!watch->lastSnapshot().ok)
             return;
-        const FindingsModel* f = monitor->findings();
         QHash<QString, QString> now;
-        for (int i = 0; i < f->rowCount(); ++i) {
-            const Finding& x = f->finding(i);
+        for (const Finding& x : watch->findings()) {
             if (x.kind == FindingKind::ServerNotAnswering)
                 continue;
             now.insert(x.id, x.title);
             if (!findings.contains(x.id))
-                qCWarning(lcRecord, "[%s] finding %s: %s", qUtf8Printable(label), qUtf8Printable(severityWord(x.severity)),
-                          qUtf8Printable(x.title));
+                qCWarning(lcRecord, "[%s] finding %s: %s", qUtf8Printable(label),
+                          qUtf8Printable(severityWord(x.severity)), qUtf8Printable(x.title));
         }
         for (auto it = findings.cbegin(); it != findings.cend(); ++it)
             if (!now.contains(it.key()))
@@ -149,26 +145,31 @@ int runRecord(const Invocation& inv)
         }
         if (!r->recorder->notice().isEmpty())
             qCWarning(lcRecord, "[%s] %s", qUtf8Printable(t.label), qUtf8Printable(r->recorder->notice()));
-        qCInfo(lcRecord, "[%s] recording into %s", qUtf8Printable(t.label), qUtf8Printable(r->recorder->path()));
-        r->monitor = std::make_unique<Monitor>(t.config);
+        qCInfo(lcRecord, "[%s] recording into %s", qUtf8Printable(t.label),
+               qUtf8Printable(r->recorder->path()));
+        r->watch = std::make_unique<DatabaseWatch>(t.config);
         Recording* rp = r.get();
-        rp->monitor->recordInto(rp->recorder.get());
+        rp->watch->recordInto(rp->recorder.get());
         const bool serveMetrics = !inv.metrics.isEmpty();
-        QObject::connect(rp->monitor.get(), &Monitor::refreshed, rp->monitor.get(), [rp, serveMetrics](const Snapshot& s) {
-            if (serveMetrics)
-                rp->measure(s);
-            rp->update();
-            rp->diffFindings();
-        });
-        QObject::connect(rp->monitor.get(), &Monitor::statusChanged, rp->monitor.get(), [rp] { rp->update(); });
-        QObject::connect(rp->monitor.get(), &Monitor::outageChanged, rp->monitor.get(), [rp] { rp->update(); });
-        QObject::connect(rp->recorder.get(), &HistoryRecorder::recordingChanged, rp->monitor.get(),
+        QObject::connect(rp->watch.get(), &DatabaseWatch::refreshed, rp->watch.get(),
+                         [rp, serveMetrics](const Snapshot& s) {
+                             if (serveMetrics)
+                                 rp->measure(s);
+                             rp->update();
+                             rp->diffFindings();
+                         });
+        QObject::connect(rp->watch.get(), &DatabaseWatch::statusChanged, rp->watch.get(),
+                         [rp] { rp->update(); });
+        QObject::connect(rp->watch.get(), &DatabaseWatch::outageChanged, rp->watch.get(),
+                         [rp] { rp->update(); });
+        QObject::connect(rp->recorder.get(), &HistoryRecorder::recordingChanged, rp->watch.get(),
                          [rp](bool recording, const QString& why) {
                              if (recording)
                                  qCInfo(lcRecord, "[%s] recording resumed", qUtf8Printable(rp->label));
                              else
-                                 qCCritical(lcRecord, "[%s] recording paused: %s; monitoring goes on, and recording "
-                                                      "resumes by itself when the store can be written",
+                                 qCCritical(lcRecord,
+                                            "[%s] recording paused: %s; monitoring goes on, and recording "
+                                            "resumes by itself when the store can be written",
                                             qUtf8Printable(rp->label), qUtf8Printable(why));
                          });
         recs.push_back(std::move(r));
@@ -201,11 +202,11 @@ int runRecord(const Invocation& inv)
     if (inv.quitAfterS > 0)
         QTimer::singleShot(int(inv.quitAfterS * 1000), qApp, [] { QCoreApplication::quit(); });
     for (auto& r : recs)
-        r->monitor->start();
+        r->watch->start();
     const int rc = QCoreApplication::exec();
     metrics.reset(); // it reads the recordings
     for (auto& r : recs) {
-        r->monitor.reset();  // no more refreshes
+        r->watch.reset();    // no more refreshes
         r->recorder.reset(); // writes what is queued, then closes the store
     }
     qCInfo(lcRecord, "stopped");
