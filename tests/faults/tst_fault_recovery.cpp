@@ -439,7 +439,11 @@ private Q_SLOTS:
         connect(&th, &QThread::finished, p, &QObject::deleteLater);
         QObject ctx;
         int oks = 0;
-        connect(p, &Poller::snapshotReady, &ctx, [&](const Snapshot& s) { oks += s.ok ? 1 : 0; });
+        QElapsedTimer sinceAnswer;
+        connect(p, &Poller::snapshotReady, &ctx, [&](const Snapshot& s) {
+            oks += s.ok ? 1 : 0;
+            sinceAnswer.start();
+        });
         th.start();
         QMetaObject::invokeMethod(p, &Poller::start, Qt::QueuedConnection);
         auto joinGuard = qScopeGuard([&] {
@@ -454,7 +458,8 @@ private Q_SLOTS:
 
         srv_->freeze({srv_->postmasterPid()});
         srv_->freeze(srv_->childPids());
-        QTest::qWait(kIntervalMs + 300); // a refresh is now waiting for the frozen server
+        // A refresh is due and waits for the frozen server: no answer for longer than the interval.
+        QVERIFY(fault::waitFor([&] { return sinceAnswer.elapsed() > kIntervalMs + 100; }, 10000));
         QElapsedTimer joined;
         joined.start();
         p->requestStop();

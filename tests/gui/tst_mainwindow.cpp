@@ -6,6 +6,7 @@
 #include "MainWindow.h"
 #include "Monitor.h"
 #include "OverviewView.h"
+#include "Layouts.h"
 #include "TestCluster.h"
 
 #include <QDir>
@@ -83,7 +84,8 @@ private Q_SLOTS:
         const QString dir = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
         QDir().mkpath(dir);
         w.leasesView()->filterEdit()->clear();
-        QTest::qWait(300);
+        QTRY_VERIFY(table->model()->rowCount() > 7); // every lease again
+        test::settleLayouts();
         QVERIFY(w.grab().save(dir + "/test-mainwindow-leases.png"));
     }
 
@@ -111,7 +113,7 @@ private Q_SLOTS:
         w.tabs()->setCurrentWidget(w.leasesView());
         for (QLabel* l : w.leasesView()->findChildren<QLabel*>()) // none of the page's lines is wider
             QVERIFY2(!l->isVisible() || l->sizeHint().width() <= 1200, qPrintable(l->text()));
-        QTest::qWait(300); // the layout's turn
+        test::settleLayouts();
         QVERIFY2(w.width() <= 1200, qPrintable(QString::number(w.width())));
         const auto listedOnHover = [&] {
             for (QLabel* l : w.leasesView()->findChildren<QLabel*>())

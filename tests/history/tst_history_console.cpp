@@ -7,6 +7,7 @@
 #include "LeasesView.h"
 #include "MainWindow.h"
 #include "Monitor.h"
+#include "Layouts.h"
 #include "TestCluster.h"
 #include "store/HistoryReader.h"
 #include "store/HistoryWriter.h"
@@ -118,7 +119,7 @@ private Q_SLOTS:
             QVERIFY(mark && *mark >= lastEvent);
         }
         w->tabs()->setCurrentWidget(w->poolView());
-        QTest::qWait(500);
+        test::settleLayouts();
         const QString poolShots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
         QDir().mkpath(poolShots);
         w->grab().save(poolShots + "/window-joins-recorder-pool.png");

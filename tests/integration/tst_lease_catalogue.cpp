@@ -558,7 +558,7 @@ private Q_SLOTS:
         lw::Monitor monitor(cfg);
         monitor.start();
         QTRY_VERIFY_WITH_TIMEOUT(monitor.hasRefreshed(), 15000);
-        QTest::qWait(500);
+        QTRY_COMPARE_WITH_TIMEOUT(monitor.leases()->rowCount(), 1, 15000); // "before", seen
         db.exec(shedlockTake("report", "rpt-host-7f3", 1800));
         db.exec(shedlockTake("cleanup", "never-seen-9c1", 1800));
         // A job that finished, its lock kept for lockAtLeastFor (10 min) by ShedLock's own unlock.

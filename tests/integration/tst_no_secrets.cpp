@@ -90,7 +90,8 @@ private Q_SLOTS:
                 seen << args.at(1).toString();
             QVERIFY(consoles.recorder(0) && consoles.recorder(0)->isOpen());
             QVERIFY2(consoles.recorder(0)->path().startsWith(home_.path()), qPrintable(consoles.recorder(0)->path()));
-            QTest::qWait(1000);
+            QSignalSpy refreshed(consoles.monitor(0), &Monitor::refreshed);
+            QTRY_VERIFY_WITH_TIMEOUT(refreshed.count() >= 3, 10000); // a few refreshes recorded
             consoles.recorder(0)->flush();
             seen << w->windowTitle() << w->connectionText() << w->refreshText() << w->noticeText();
             HistoryReader store(consoles.recorder(0)->path());

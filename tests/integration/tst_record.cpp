@@ -60,7 +60,13 @@ private Q_SLOTS:
                           "current_database() AND application_name = 'leasewatch'"),
                  QStringLiteral("1"));
         QTRY_VERIFY2_WITH_TIMEOUT((readLog(), log.contains("] answering again")), qPrintable(log), 20000);
-        QTest::qWait(1000);
+        // Three more refreshes (200 ms apart) go by: the recorder's session starts a statement
+        // 0.6 s of the server's time after it answered again.
+        const QString answered = db.value("SELECT now()::text");
+        QTRY_COMPARE_WITH_TIMEOUT(db.value(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                                          "'leasewatch' AND query_start > '%1'::timestamptz + interval '0.6 s'")
+                                               .arg(answered)),
+                                  QStringLiteral("1"), 15000);
         readLog();
         QCOMPARE(log.count("] not answering: "), 1);
         QCOMPARE(log.count("] connected: "), 1); // one line per change, not per refresh

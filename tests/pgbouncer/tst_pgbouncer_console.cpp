@@ -6,6 +6,7 @@
 #include "MainWindow.h"
 #include "OverviewView.h"
 #include "Monitor.h"
+#include "Layouts.h"
 #include "TestCluster.h"
 #include "pgbouncer/PgBouncerMonitor.h"
 #include "pgbouncer/PgBouncerPoolModel.h"
@@ -85,7 +86,7 @@ private Q_SLOTS:
         w->resize(1200, 720);
         w->tabs()->setCurrentWidget(w->overviewView());
         w->overviewView()->list()->setCurrentIndex(slotCard(w));
-        QTest::qWait(100); // the layout settles around the selected card's detail
+        test::settleLayouts(); // around the selected card's detail
         const QString shots = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
         QDir().mkpath(shots);
         QVERIFY(w->grab().save(shots + "/test-pgbouncer-overview.png"));
