@@ -227,13 +227,15 @@ private slots:
         }
         TestDatabase ours(QStringLiteral("sim_existing_ours"));
         {
-            sim::Simulator s(
-                simOptions(ours.dsn(), {QStringLiteral("crashed-holder:ttl=60,crash_after=0.1,flaky=0")}));
+            EventLog crashLog;
+            sim::Simulator s(simOptions(ours.dsn(), {QStringLiteral("crashed-holder:ttl=60,crash_after=0.1,flaky=0")},
+                                        &crashLog));
             QVERIFY(!s.start());
             QVERIFY(waitUntil(
                 [&] { return ours.value(QStringLiteral("SELECT count(*) FROM public.leases")) == "1"; },
                 5000));
-            QThread::msleep(300); // past the crash
+            QVERIFY2(waitUntil([&] { return crashLog.count(QStringLiteral("crashed")) > 0; }, 5000),
+                     qPrintable(crashLog.dump()));
             s.stop();
         }
         QCOMPARE(ours.value(QStringLiteral("SELECT obj_description('public.leases'::regclass, 'pg_class')")),
