@@ -1,6 +1,7 @@
 // A demo that is killed leaves its throwaway server running; the next demo stops and removes it.
 // A cluster whose owner is alive, or that has no owner record, is never touched. Everything runs
 // with TMPDIR below the suite's directory, so the fixture's cleanup stops whatever a failure leaves.
+#include "Programs.h"
 #include "TestCluster.h"
 #include "cluster/ThrowawayCluster.h"
 
@@ -47,7 +48,7 @@ QProcess* startDemo(const QString& tmp, const QStringList& extra, QObject* paren
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     p->setProcessEnvironment(env);
     p->setProcessChannelMode(QProcess::SeparateChannels);
-    p->start(QStringLiteral(LEASEWATCH_BIN), QStringList{QStringLiteral("--demo")} + extra);
+    p->start(lw::test::leasewatchBin(), QStringList{QStringLiteral("--demo")} + extra);
     return p;
 }
 

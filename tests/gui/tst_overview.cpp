@@ -1,6 +1,7 @@
 // The overview on the real test cluster while the simulator runs a pinned pool and a crashed lease
 // holder: without any click it names both incidents in words; the keyboard reaches the detail; the
 // headless snapshot carries the same words.
+#include "Programs.h"
 #include "itemmodels/LeaseModel.h"
 #include "LeasesView.h"
 #include "LocksView.h"
@@ -219,7 +220,7 @@ private Q_SLOTS:
                 return false;
             }(),
             20000);
-        const auto r = test::runProcess(QStringLiteral(LEASEWATCH_BIN),
+        const auto r = test::runProcess(lw::test::leasewatchBin(),
                                         {"snapshot", db.dsn(), "--lock-names",
                                          "billing-job-1,billing-job-2,billing-job-3,billing-job-4"});
         QCOMPARE(r.code, 0);

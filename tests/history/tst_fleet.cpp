@@ -2,6 +2,7 @@
 // one recorded by a real `leasewatch record` (a crashed holder's stale lease), one open in a window,
 // one only configured — refreshed from the recorder's store and the open window; Enter opens that
 // database's console, or raises the one already open.
+#include "Programs.h"
 #include "Consoles.h"
 #include "FleetView.h"
 #include "MainWindow.h"
@@ -54,7 +55,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath("data"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath("config"));
         rec.setProcessEnvironment(env);
-        rec.start(QStringLiteral(LEASEWATCH_BIN), {"record", "billing"});
+        rec.start(lw::test::leasewatchBin(), {"record", "billing"});
         QVERIFY(rec.waitForStarted(10000));
         const auto stop = qScopeGuard([&] {
             rec.terminate();

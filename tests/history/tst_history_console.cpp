@@ -1,6 +1,7 @@
 // The history as the window uses it: a live console records its refreshes; an incident bundle
 // exported from it opens offline, read-only, with the "recorded, not live" banner, the same leases
 // and a lease's timeline.
+#include "Programs.h"
 #include "Consoles.h"
 #include "HistoryTestSupport.h"
 #include "itemmodels/LeaseModel.h"
@@ -61,7 +62,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath("data"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath("config"));
         rec.setProcessEnvironment(env);
-        rec.start(QStringLiteral(LEASEWATCH_BIN), {"record", db.dsn(), "--interval", "200"});
+        rec.start(lw::test::leasewatchBin(), {"record", db.dsn(), "--interval", "200"});
         QVERIFY(rec.waitForStarted(10000));
         const QString historyDir = dir.filePath("data/Leasewatch/leasewatch/history");
         // What the recorder has written of `holder`'s hold on the lease.

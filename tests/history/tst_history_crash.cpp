@@ -1,6 +1,7 @@
 // A crash leaves a usable store: a helper writes continuously and is killed with SIGKILL at various
 // moments (mid-transaction, most likely); the store must pass PRAGMA integrity_check, read back in
 // full, and take new writes.
+#include "Programs.h"
 #include "HistoryTestSupport.h"
 #include "store/HistoryReader.h"
 #include "store/HistoryWriter.h"
@@ -33,7 +34,7 @@ private Q_SLOTS:
         QFETCH(int, extraMs);
         const QString path = dir_.filePath(QStringLiteral("crash-%1.sqlite").arg(minWrites));
         QProcess p;
-        p.start(QStringLiteral(LW_HISTORY_CRASH_WRITER), {path});
+        p.start(lw::test::program("LW_HISTORY_CRASH_WRITER"), {path});
         QVERIFY2(p.waitForStarted(10000), qPrintable(p.errorString()));
         qint64 reported = 0;
         QElapsedTimer t;

@@ -1,5 +1,6 @@
 // The installed-style binary, driven as an on-call engineer would over SSH: `leasewatch snapshot`,
 // and the one-line refusal to open a window without a display.
+#include "Programs.h"
 #include "TestCluster.h"
 #include "pg/PgConnection.h"
 
@@ -12,7 +13,7 @@ namespace {
 using Run = lw::test::ProcessResult;
 Run runLeasewatch(const QStringList& args)
 {
-    return lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), args);
+    return lw::test::runProcess(lw::test::leasewatchBin(), args);
 }
 } // namespace
 

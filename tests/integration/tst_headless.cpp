@@ -1,5 +1,6 @@
 // `leasewatch snapshot PROFILE`, `watch` and `expire`, run as an on-call engineer would over SSH:
 // the real binary, no display, a real database, profiles in a private config directory.
+#include "Programs.h"
 #include "store/AuditLog.h"
 #include "Profile.h"
 #include "TestCluster.h"
@@ -14,7 +15,7 @@ namespace {
 using Run = lw::test::ProcessResult;
 Run leasewatch(const QStringList& args)
 {
-    return lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), args, false, 60000);
+    return lw::test::runProcess(lw::test::leasewatchBin(), args, false, 60000);
 }
 constexpr char kLeases[] = "CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, "
                            "expires_at timestamptz)";

@@ -3,6 +3,7 @@
 // and commits are in models/domain/LeaseSchemes.cpp); only the values bound to their placeholders
 // are ours. The console is run as a user would, without --preset or --table: it must find every
 // table, judge each row by its library's rules, and raise nothing for a library at rest.
+#include "Programs.h"
 #include "ForceExpire.h"
 #include "Monitor.h"
 #include "Poller.h"
@@ -32,7 +33,7 @@ Snap snapshot(const QString& dsn, QStringList extra = {})
 {
     QStringList args{QStringLiteral("snapshot"), dsn, QStringLiteral("--json")};
     args << extra;
-    const auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), args);
+    const auto r = lw::test::runProcess(lw::test::leasewatchBin(), args);
     return {r.code, QJsonDocument::fromJson(r.out.toUtf8()).object(), r.out, r.err};
 }
 
@@ -277,7 +278,7 @@ private Q_SLOTS:
         QVERIFY2(leaseFindings(s).isEmpty(), qPrintable(s.out));
 
         // The text form names the scheme of each row.
-        const auto text = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn()});
+        const auto text = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn()});
         QCOMPARE(text.code, 0);
         QVERIFY2(text.out.contains("Liquibase") && text.out.contains("Quartz"), qPrintable(text.out));
 
@@ -416,7 +417,7 @@ private Q_SLOTS:
         db.exec(quartzCheckIn("node-dead", 60));
         db.exec(shedlockTake("report", "web-1", 600));
         const QString before = db.value("SELECT last_checkin_time FROM qrtz_scheduler_state");
-        auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN),
+        auto r = lw::test::runProcess(lw::test::leasewatchBin(),
                                       {"expire", db.dsn(), "QuartzScheduler / node-dead", "--holder", "node-dead",
                                        "--operator", "--even-if-alive"});
         QCOMPARE(r.code, 1);
@@ -425,7 +426,7 @@ private Q_SLOTS:
         QCOMPARE(db.value("SELECT count(*) FROM qrtz_scheduler_state"), QStringLiteral("1"));
 
         // ShedLock: the row is kept and lock_until set to now, as ShedLock's own unlock does.
-        r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"expire", db.dsn(), "report", "--holder", "web-1",
+        r = lw::test::runProcess(lw::test::leasewatchBin(), {"expire", db.dsn(), "report", "--holder", "web-1",
                                                                   "--operator", "--even-if-alive"});
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         QCOMPARE(db.value("SELECT lock_until <= timezone('utc', CURRENT_TIMESTAMP) FROM shedlock WHERE name = 'report'"),
@@ -450,7 +451,7 @@ private Q_SLOTS:
         // Liquibase, from the command line: a lock granted 20 min ago, no session from its host.
         db.exec(liquibaseLock("buildbox (10.0.0.5)"));
         db.exec("UPDATE databasechangeloglock SET lockgranted = lockgranted - interval '20 min'");
-        auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN),
+        auto r = lw::test::runProcess(lw::test::leasewatchBin(),
                                       {"expire", db.dsn(), lockId, "--holder", "buildbox (10.0.0.5)", "--operator"});
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         QCOMPARE(db.value("SELECT format('%s|%s|%s', locked, lockedby IS NULL, lockgranted IS NULL) FROM "

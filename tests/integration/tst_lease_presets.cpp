@@ -1,6 +1,7 @@
 // Lease tables as real applications lay them out, and the rule that only the server's clock counts:
 // presets (ShedLock naive UTC, River), a named zone's wall time, the writer-clock-skew flag, and
 // identical countdowns when the desktop's clock is hours off.
+#include "Programs.h"
 #include "TestCluster.h"
 
 #include <QJsonArray>
@@ -20,8 +21,8 @@ lw::test::ProcessResult snapshot(QStringList args, const QStringList& wrapper = 
     args.prepend(QStringLiteral("snapshot"));
     args << QStringLiteral("--json");
     if (wrapper.isEmpty())
-        return lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), args);
-    return lw::test::runProcess(wrapper.first(), wrapper.mid(1) + QStringList{LEASEWATCH_BIN} + args);
+        return lw::test::runProcess(lw::test::leasewatchBin(), args);
+    return lw::test::runProcess(wrapper.first(), wrapper.mid(1) + QStringList{lw::test::leasewatchBin()} + args);
 }
 } // namespace
 
@@ -120,7 +121,7 @@ private Q_SLOTS:
         QVERIFY2(!doc["leases"].toObject().contains("error"), qPrintable(r.out));
         QVERIFY2(doc["leases"]["absent"].toString().contains("shedlock"), qPrintable(r.out));
         // The text form says so in words, not "ALL CLEAR" about leases it never saw.
-        const auto text = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn()});
+        const auto text = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn()});
         QCOMPARE(text.code, 0);
         QVERIFY2(text.out.contains("No lease table found"), qPrintable(text.out));
         // A table named by hand is still checked: missing, it is the problem it was before.

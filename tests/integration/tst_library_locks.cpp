@@ -4,6 +4,7 @@
 // SQL, timgit/pg-boss src/plans.ts advisoryLock()), Flyway's key for a history table found. The
 // holders take them as the libraries do (pg_try_advisory_lock / pg_advisory_xact_lock). GoodJob's
 // per-job and per-process keys, named from the rows that can hold one.
+#include "Programs.h"
 #include "Monitor.h"
 #include "TestCluster.h"
 #include "domain/LibraryKeys.h"
@@ -48,7 +49,7 @@ private Q_SLOTS:
         const QString boss_ = QStringLiteral("pg-boss maintenance lock (schema pgboss)");
         const QString flyway_ = QStringLiteral("Flyway migration lock (\"billing\".\"flyway_schema_history\")");
 
-        const auto r = test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn(), "--json"});
+        const auto r = test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn(), "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QMap<int, QString> byPid;
         for (const auto& v : QJsonDocument::fromJson(r.out.toUtf8())["advisory_locks"].toArray())
@@ -117,7 +118,7 @@ private Q_SLOTS:
         const QString processName = QStringLiteral("GoodJob process %1 (schema jobs)").arg(process);
 
         // One refresh (a one-shot snapshot) names them already.
-        const auto r = test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn(), "--json"});
+        const auto r = test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn(), "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QMap<int, QString> byPid;
         for (const auto& v : QJsonDocument::fromJson(r.out.toUtf8())["advisory_locks"].toArray())

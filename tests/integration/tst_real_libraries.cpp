@@ -4,6 +4,7 @@
 // those locks. Node and npm are not build
 // dependencies: where they are missing (apt-get install nodejs npm) or the registry cannot be
 // reached, the test says so and skips; the closing note of a session says whether it ran.
+#include "Programs.h"
 #include "TestCluster.h"
 
 #include <QDir>
@@ -24,9 +25,9 @@ const char* kNodePgMigrate = "node-pg-migrate@7.9.1";
 // 10.x: sha224 keys (src/plans.ts advisoryLock()); it runs on Node 18 (npm warns about engines).
 const char* kPgBoss = "pg-boss@10.4.2";
 
-QString npmDir()
+QString npmDir() // below the build tree: one install per build, kept between runs
 {
-    return QStringLiteral(LW_NPM_DIR);
+    return qEnvironmentVariable("LW_BINARY_DIR") + QStringLiteral("/real-libs");
 }
 
 // Installs `spec` into npmDir() unless `probe` (a path below it) is there; empty, or why not.
@@ -133,7 +134,7 @@ private Q_SLOTS:
         QElapsedTimer t;
         t.start();
         while (name.isEmpty() && t.elapsed() < 20000 && migrate.state() == QProcess::Running) {
-            const auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", dsn, "--json"});
+            const auto r = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", dsn, "--json"});
             out = r.out;
             for (const auto& v : QJsonDocument::fromJson(r.out.toUtf8())["advisory_locks"].toArray()) {
                 const QJsonObject l = v.toObject();
@@ -186,7 +187,7 @@ private Q_SLOTS:
         const QString said = outputUntil(boss, "held");
         QVERIFY2(said.contains(QLatin1String("held")), qPrintable(said));
 
-        const auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn(), "--json"});
+        const auto r = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn(), "--json"});
         QStringList names;
         for (const auto& v : QJsonDocument::fromJson(r.out.toUtf8())["advisory_locks"].toArray())
             names << v.toObject()["name"].toString();
@@ -245,7 +246,7 @@ private Q_SLOTS:
                                            "'pgboss-second' AND wait_event_type = 'Lock'"),
                                   QStringLiteral("1"), 30000);
 
-        const auto r = lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), {"snapshot", db.dsn(), "--json"});
+        const auto r = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn(), "--json"});
         const QString name = QStringLiteral("pg-boss maintenance lock (schema pgboss)");
         const QJsonDocument got = QJsonDocument::fromJson(r.out.toUtf8());
         QStringList held, waiting;

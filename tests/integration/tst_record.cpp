@@ -2,6 +2,7 @@
 // records the history store continuously, logs one line per state change (not per refresh), keeps
 // a second writer off its store, goes on through a terminated session, and on SIGTERM finishes its
 // writes and exits 0 with the refreshes in the store.
+#include "Programs.h"
 #include "TestCluster.h"
 #include "store/HistoryReader.h"
 
@@ -39,14 +40,14 @@ private Q_SLOTS:
         rec.setProcessEnvironment(envFor(home));
         QString log;
         const auto readLog = [&] { log += QString::fromUtf8(rec.readAllStandardError()); };
-        rec.start(QStringLiteral(LEASEWATCH_BIN), {"record", db.dsn(), "--interval", "200"});
+        rec.start(lw::test::leasewatchBin(), {"record", db.dsn(), "--interval", "200"});
         QVERIFY(rec.waitForStarted(10000));
         QTRY_VERIFY2_WITH_TIMEOUT((readLog(), log.contains("] connected: ")), qPrintable(log), 15000);
 
         // A second recorder (or window) on the same store is turned away, naming who writes it.
         QProcess second;
         second.setProcessEnvironment(envFor(home));
-        second.start(QStringLiteral(LEASEWATCH_BIN), {"record", db.dsn()});
+        second.start(lw::test::leasewatchBin(), {"record", db.dsn()});
         QVERIFY(second.waitForFinished(20000));
         QCOMPARE(second.exitCode(), 4);
         const QString secondLog = QString::fromUtf8(second.readAllStandardError());
@@ -75,7 +76,7 @@ private Q_SLOTS:
         const QString bundle = home.filePath("incident.lwbundle");
         QProcess cut;
         cut.setProcessEnvironment(envFor(home));
-        cut.start(QStringLiteral(LEASEWATCH_BIN), {"bundle", db.dsn(), bundle, "--minutes", "5"});
+        cut.start(lw::test::leasewatchBin(), {"bundle", db.dsn(), bundle, "--minutes", "5"});
         QVERIFY(cut.waitForFinished(20000));
         QVERIFY2(cut.exitCode() == 0, cut.readAllStandardError().constData());
         {
@@ -87,7 +88,7 @@ private Q_SLOTS:
             QCOMPARE(s->leases.size(), size_t(1));
         }
         // Nothing recorded for a database: said, naming the recorder, nothing written.
-        cut.start(QStringLiteral(LEASEWATCH_BIN), {"bundle", "host=/nonexistent dbname=none", home.filePath("none.lwbundle")});
+        cut.start(lw::test::leasewatchBin(), {"bundle", "host=/nonexistent dbname=none", home.filePath("none.lwbundle")});
         QVERIFY(cut.waitForFinished(20000));
         QCOMPARE(cut.exitCode(), 1);
         QVERIFY(QString::fromUtf8(cut.readAllStandardError()).contains("leasewatch record"));
@@ -138,7 +139,7 @@ private Q_SLOTS:
         for (int round = 0; round < 2; ++round) {
             QProcess rec;
             rec.setProcessEnvironment(envFor(home));
-            rec.start(QStringLiteral(LEASEWATCH_BIN), {"record", db.dsn(), "--interval", "100"});
+            rec.start(lw::test::leasewatchBin(), {"record", db.dsn(), "--interval", "100"});
             QVERIFY(rec.waitForStarted(10000));
             const double before = storeRange().second;
             // Renewals keep the writer busy; killed while it writes them.

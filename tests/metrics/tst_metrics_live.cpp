@@ -4,6 +4,7 @@
 // the scrape; a real prometheus server scrapes the recorder, loads the shipped alerting rules and
 // answers a query for the pinned-pool series; every query of the shipped Grafana dashboard runs
 // on it. Then the database stops answering: leasewatch_up 0, the last values kept.
+#include "Programs.h"
 #include "MetricsTestSupport.h"
 #include "TestCluster.h"
 
@@ -136,7 +137,7 @@ private Q_SLOTS:
         // A password typed in the DSN (the cluster trusts local connections; libpq sends it only
         // if asked) must reach no label, log line or file.
         const QString dsn = db.dsn() + QStringLiteral(" password=s3cret-xyz");
-        rec.start(QStringLiteral(LEASEWATCH_BIN), {"record", dsn, "--interval", "250", "--pool-size",
+        rec.start(lw::test::leasewatchBin(), {"record", dsn, "--interval", "250", "--pool-size",
                                                    "metrics-api=4", "--metrics", "127.0.0.1:0"});
         QVERIFY(rec.waitForStarted(10000));
         static const QRegularExpression at(QStringLiteral("metrics at http://127\\.0\\.0\\.1:(\\d+)/metrics"));
@@ -290,7 +291,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
         QProcess rec;
         rec.setProcessEnvironment(env);
-        rec.start(QStringLiteral(LEASEWATCH_BIN),
+        rec.start(lw::test::leasewatchBin(),
                   {"record", test::suiteDsn(), "--metrics", QStringLiteral("127.0.0.1:%1").arg(taken.serverPort())});
         QVERIFY(rec.waitForFinished(20000));
         QCOMPARE(rec.exitCode(), 4);

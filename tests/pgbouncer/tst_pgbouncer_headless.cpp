@@ -1,6 +1,7 @@
 // `leasewatch snapshot|watch --pgbouncer ADMIN_DSN` over SSH: the PgBouncer slot findings of the
 // window's PgBouncer page, in the terminal's text and JSON. A PgBouncer that cannot be read is said
 // on stderr, and the cluster's output still comes (exit code as without PgBouncer).
+#include "Programs.h"
 #include "BouncerSupport.h"
 
 #include <QJsonArray>
@@ -12,7 +13,7 @@ namespace {
 using Run = lw::test::ProcessResult;
 Run leasewatch(const QStringList& args)
 {
-    return lw::test::runProcess(QStringLiteral(LEASEWATCH_BIN), args, false, 60000);
+    return lw::test::runProcess(lw::test::leasewatchBin(), args, false, 60000);
 }
 } // namespace
 

@@ -1,5 +1,6 @@
 // The leasewatch-sim executable: command line, the existing-table refusal, --duration, and a clean
 // stop on SIGTERM / SIGINT (sessions closed, leases released except the crashed holder's).
+#include "Programs.h"
 #include "SimTestSupport.h"
 
 #include <QProcess>
@@ -13,7 +14,7 @@ using namespace lw::test;
 namespace {
 QString simExe()
 {
-    return QStringLiteral(LW_SIM_EXE);
+    return lw::test::program("LW_SIM_EXE");
 }
 
 struct Run
