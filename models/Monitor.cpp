@@ -68,14 +68,13 @@ void Monitor::resetRecorded()
 {
     if (!watch_.isRecorded())
         return;
-    watch_.resetRecorded();
+    watch_.resetRecorded(); // its findingsChanged empties the Findings model
     Snapshot empty;
     empty.ok = true;
-    empty.receivedMonotonicMs = 1;
+    empty.receivedMonotonicMs = 1; // the recorded watch's frozen clock
     empty.analysis = std::make_shared<const Analysis>();
     locks_.applySnapshot(empty);
     blocking_.applySnapshot(empty);
-    findings_.setFindings({}, 0);
 }
 
 } // namespace lw
