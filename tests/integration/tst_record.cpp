@@ -67,7 +67,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(db.value(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
                                                           "'leasewatch' AND query_start > '%1'::timestamptz + interval '0.6 s'")
                                                .arg(answered)),
-                                  QStringLiteral("1"), 15000);
+                                  QStringLiteral("1"), 60000); // a loaded machine stretches the interval (footprint budget)
         readLog();
         QCOMPARE(log.count("] not answering: "), 1);
         QCOMPARE(log.count("] connected: "), 1); // one line per change, not per refresh
