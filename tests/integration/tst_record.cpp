@@ -64,8 +64,9 @@ private Q_SLOTS:
         // Three more refreshes (200 ms apart) go by: the recorder's session starts a statement
         // 0.6 s of the server's time after it answered again.
         const QString answered = db.value("SELECT now()::text");
-        QTRY_COMPARE_WITH_TIMEOUT(db.value(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
-                                                          "'leasewatch' AND query_start > '%1'::timestamptz + interval '0.6 s'")
+        QTRY_COMPARE_WITH_TIMEOUT(db.value(QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND "
+                                                          "application_name = 'leasewatch' AND query_start > "
+                                                          "'%1'::timestamptz + interval '0.6 s'")
                                                .arg(answered)),
                                   QStringLiteral("1"), 60000); // a loaded machine stretches the interval (footprint budget)
         readLog();
