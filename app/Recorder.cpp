@@ -5,6 +5,7 @@
 #include "QuitOnSignals.h"
 #include "domain/Findings.h"
 #include "domain/Metrics.h"
+#include "domain/RefreshJudge.h"
 #include "domain/Wording.h"
 #include "store/HistoryWriter.h"
 

@@ -1,5 +1,6 @@
 #include "DatabaseWatch.h"
 
+#include "domain/RefreshJudge.h"
 #include "store/HistoryWriter.h"
 
 #include <QTimer>
@@ -7,7 +8,8 @@
 namespace lw {
 
 DatabaseWatch::DatabaseWatch(PollerConfig cfg, QObject* parent)
-    : QObject(parent), cfg_(std::move(cfg)), judge_(leasePolicyFor(cfg_), cfg_.leases.writerUsesAppClock)
+    : QObject(parent), cfg_(std::move(cfg)),
+      judge_(std::make_unique<RefreshJudge>(leasePolicyFor(cfg_), cfg_.leases.writerUsesAppClock))
 {
     qRegisterMetaType<lw::Snapshot>();
     qRegisterMetaType<lw::ConnectionStatus>();
@@ -19,7 +21,8 @@ DatabaseWatch::DatabaseWatch(PollerConfig cfg, QObject* parent)
 }
 
 DatabaseWatch::DatabaseWatch(PollerConfig cfg, Recorded, QObject* parent)
-    : QObject(parent), cfg_(std::move(cfg)), judge_([] { return kRecordedClockMs; }), recorded_(true)
+    : QObject(parent), cfg_(std::move(cfg)),
+      judge_(std::make_unique<RefreshJudge>([] { return kRecordedClockMs; })), recorded_(true)
 {
     qRegisterMetaType<lw::Snapshot>();
     qRegisterMetaType<lw::ConnectionStatus>();
@@ -82,7 +85,7 @@ void DatabaseWatch::setPaused(bool paused)
 void DatabaseWatch::setIntervalMs(int ms)
 {
     cfg_.intervalMs = ms;
-    judge_.setPolicy(leasePolicyFor(cfg_));
+    judge_->setPolicy(leasePolicyFor(cfg_));
     if (poller_)
         QMetaObject::invokeMethod(
             poller_.data(), [p = poller_.data(), ms] { p->setIntervalMs(ms); }, Qt::QueuedConnection);
@@ -104,15 +107,15 @@ void DatabaseWatch::reconfigure(PollerConfig cfg)
 
 void DatabaseWatch::applyLeaseRules()
 {
-    judge_.setPolicy(leasePolicyFor(cfg_));
-    judge_.setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
+    judge_->setPolicy(leasePolicyFor(cfg_));
+    judge_->setWriterUsesAppClock(cfg_.leases.writerUsesAppClock);
 }
 
 void DatabaseWatch::onSnapshot(const Snapshot& s)
 {
     if (s.generation != generation_)
         return; // from a worker of an older configuration
-    if (judge_.rowsLoading()) {
+    if (judge_->rowsLoading()) {
         // The views move together: these go in, in order, once every lease is (the history
         // records each). Only a few: a fill takes seconds, a refresh at least one.
         deferred_.push_back(s);
@@ -122,7 +125,7 @@ void DatabaseWatch::onSnapshot(const Snapshot& s)
     }
     last_ = s;
     refreshedOk_ = refreshedOk_ || s.ok;
-    judge_.apply(s);
+    judge_->apply(s);
     if (s.ok) {
         lastGoodServerNow_ = s.serverNow;
         lastGoodWall_ = QDateTime::currentDateTime();
@@ -140,14 +143,14 @@ void DatabaseWatch::onSnapshot(const Snapshot& s)
 void DatabaseWatch::rowsLoaded()
 {
     // The refresh that brought the rows had no lease findings yet: now it has.
-    judge_.rowsLoaded(last_);
+    judge_->rowsLoaded(last_);
     if (last_.ok)
         publishFindings();
     // Not from within the view's signal: onSnapshot() applies to the view again.
     QMetaObject::invokeMethod(
         this,
         [this] {
-            while (!deferred_.empty() && !judge_.rowsLoading()) {
+            while (!deferred_.empty() && !judge_->rowsLoading()) {
                 const Snapshot s = std::move(deferred_.front());
                 deferred_.pop_front();
                 onSnapshot(s);
@@ -159,7 +162,7 @@ void DatabaseWatch::rowsLoaded()
 QMetaObject::Connection DatabaseWatch::recordInto(HistoryRecorder* r)
 {
     return connect(this, &DatabaseWatch::refreshed, r,
-                   [this, r](const Snapshot& s) { r->record(s, judge_.leases(), judge_.findings()); });
+                   [this, r](const Snapshot& s) { r->record(s, judge_->leases(), judge_->findings()); });
 }
 
 void DatabaseWatch::setExternalFindings(const QString& source, std::vector<Finding> findings)
@@ -171,7 +174,7 @@ void DatabaseWatch::setExternalFindings(const QString& source, std::vector<Findi
 
 void DatabaseWatch::publishFindings()
 {
-    std::vector<Finding> all = judge_.findings();
+    std::vector<Finding> all = judge_->findings();
     for (const auto& [source, list] : external_)
         all.insert(all.end(), list.begin(), list.end());
     if (outageFinding_)
@@ -258,7 +261,7 @@ void DatabaseWatch::resetRecorded()
 {
     if (!recorded_)
         return;
-    judge_.restart();
+    judge_->restart();
     findings_.clear();
     last_ = Snapshot();
     recordedTime_ = 0;

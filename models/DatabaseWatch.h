@@ -3,8 +3,8 @@
 // one judge of its refreshes, and what is known of an outage. The recorder daemon uses one as it is;
 // the window's Monitor puts the item models over one. Results of an older configuration are dropped.
 #include "Poller.h"
+#include "domain/Analysis.h"
 #include "domain/Outage.h"
-#include "domain/RefreshJudge.h"
 
 #include <QDateTime>
 #include <QObject>
@@ -22,6 +22,7 @@ class QTimer;
 namespace lw {
 
 class HistoryRecorder;
+class RefreshJudge; // by pointer: the views including this header need not rebuild with the lease rules
 
 class DatabaseWatch : public QObject
 {
@@ -37,8 +38,8 @@ public:
     ~DatabaseWatch() override; // stops the worker and closes the connection
 
     // The judge is the views' to attach to (RefreshJudge::attach); everyone else reads it.
-    RefreshJudge& judge() { return judge_; }
-    const RefreshJudge& judge() const { return judge_; }
+    RefreshJudge& judge() { return *judge_; }
+    const RefreshJudge& judge() const { return *judge_; }
     // The judge's findings, a companion source's (setExternalFindings) and the outage card, worst first.
     const std::vector<Finding>& findings() const { return findings_; }
     // While the server is not answering: the server time of the last answer, which the findings are as of.
@@ -96,7 +97,7 @@ private:
     quint64 generation_ = 0;
     QThread thread_;
     QPointer<Poller> poller_;
-    RefreshJudge judge_;
+    std::unique_ptr<RefreshJudge> judge_;
     std::vector<Finding> findings_;
     std::optional<double> asOf_;
     std::map<QString, std::vector<Finding>> external_; // by source

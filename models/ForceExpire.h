@@ -16,6 +16,7 @@
 //   graphile-worker's reset, db-scheduler's revive), compared on the row as shown all the same.
 // - Nothing is retried silently: each lease gets exactly one attempt and one outcome in words.
 #include "domain/Findings.h"
+#include "domain/Holders.h"
 #include "domain/LeaseTable.h"
 #include "domain/Snapshot.h"
 #include "pg/PgConnection.h"

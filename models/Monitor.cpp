@@ -1,21 +1,34 @@
 #include "Monitor.h"
 
+#include "domain/RefreshJudge.h"
+#include "itemmodels/LeaseModel.h"
+
 #include <QTimer>
 
 namespace lw {
 
 Monitor::Monitor(PollerConfig cfg, QObject* parent)
-    : QObject(parent), watch_(std::move(cfg)), leases_(watch_.judge(), this), locks_(this), blocking_(this),
-      findings_(this)
+    : QObject(parent), watch_(std::move(cfg)), leases_(std::make_unique<LeaseModel>(watch_.judge(), this)),
+      locks_(this), blocking_(this), findings_(this)
 {
     connectModels();
 }
 
 Monitor::Monitor(PollerConfig cfg, DatabaseWatch::Recorded r, QObject* parent)
-    : QObject(parent), watch_(std::move(cfg), r), leases_(watch_.judge(), this), locks_(this),
-      blocking_(this), findings_(this)
+    : QObject(parent), watch_(std::move(cfg), r), leases_(std::make_unique<LeaseModel>(watch_.judge(), this)),
+      locks_(this), blocking_(this), findings_(this)
 {
     connectModels();
+}
+
+const DeadlockWindow& Monitor::deadlocks() const
+{
+    return judge().deadlocks();
+}
+
+const HolderPresence& Monitor::holderPresence() const
+{
+    return judge().presence();
 }
 
 Monitor::~Monitor() = default; // the watch stops its worker before the models go
@@ -25,7 +38,7 @@ void Monitor::connectModels()
     // Countdowns tick on local monotonic time between refreshes; twice a second keeps them smooth.
     ticker_ = new QTimer(this);
     ticker_->setInterval(500);
-    connect(ticker_, &QTimer::timeout, &leases_, &LeaseModel::tick);
+    connect(ticker_, &QTimer::timeout, leases_.get(), &LeaseModel::tick);
     // The watch publishes its findings before it says refreshed: the models are in step by then.
     connect(&watch_, &DatabaseWatch::findingsChanged, this,
             [this] { findings_.setFindings(watch_.findings(), watch_.lastAnswerServerTime()); });
@@ -39,10 +52,10 @@ void Monitor::connectModels()
         Q_EMIT outageChanged();
     });
     connect(&watch_, &DatabaseWatch::statusChanged, this, [this](const ConnectionStatus& st) {
-        leases_.setLive(st.state == ConnectionStatus::State::Connected && watch_.lastSnapshot().ok);
+        leases_->setLive(st.state == ConnectionStatus::State::Connected && watch_.lastSnapshot().ok);
         Q_EMIT statusChanged(st);
     });
-    connect(&leases_, &LeaseModel::filled, this, [this] {
+    connect(leases_.get(), &LeaseModel::filled, this, [this] {
         watch_.rowsLoaded();
         Q_EMIT leasesFilled();
     });
@@ -52,7 +65,7 @@ void Monitor::start()
 {
     if (watch_.isRecorded())
         return; // nothing to poll
-    leases_.setFillInBackground(true);
+    leases_->setFillInBackground(true);
     watch_.start();
     ticker_->start();
 }

@@ -2,7 +2,6 @@
 // One monitored database, seen from the GUI thread: a DatabaseWatch (the polling worker, the one
 // judge, the outage) with the item models over it, which it keeps in step with each refresh.
 #include "DatabaseWatch.h"
-#include "itemmodels/LeaseModel.h"
 #include "itemmodels/LocksModels.h"
 
 #include <QObject>
@@ -15,6 +14,9 @@ class QTimer;
 namespace lw {
 
 class HistoryRecorder;
+class LeaseModel; // by pointer: a view that shows no lease rows need not rebuild with the lease rules
+class DeadlockWindow;
+class HolderPresence;
 
 class Monitor : public QObject
 {
@@ -23,7 +25,7 @@ public:
     explicit Monitor(PollerConfig cfg, QObject* parent = nullptr);
     ~Monitor() override; // stops the worker and closes the connection
 
-    LeaseModel* leases() { return &leases_; }
+    LeaseModel* leases() { return leases_.get(); }
     AdvisoryLockModel* locks() { return &locks_; }
     BlockingTreeModel* blocking() { return &blocking_; }
     FindingsModel* findings() { return &findings_; }
@@ -31,8 +33,8 @@ public:
     // What the models view: the poller, the judge of this database's refreshes, the outage.
     const DatabaseWatch& watch() const { return watch_; }
     const RefreshJudge& judge() const { return watch_.judge(); }
-    const DeadlockWindow& deadlocks() const { return judge().deadlocks(); }
-    const HolderPresence& holderPresence() const { return judge().presence(); }
+    const DeadlockWindow& deadlocks() const;
+    const HolderPresence& holderPresence() const;
     // Every refresh into `r` (DatabaseWatch::recordInto): the history records what the window showed.
     QMetaObject::Connection recordInto(HistoryRecorder* r) { return watch_.recordInto(r); }
     const Snapshot& lastSnapshot() const { return watch_.lastSnapshot(); }
@@ -82,7 +84,7 @@ private:
     void connectModels();
 
     DatabaseWatch watch_; // before the models that view it
-    LeaseModel leases_;
+    std::unique_ptr<LeaseModel> leases_;
     AdvisoryLockModel locks_;
     BlockingTreeModel blocking_;
     FindingsModel findings_;

@@ -1,11 +1,12 @@
 #include "LeaseActions.h"
 
-#include "store/AuditLog.h"
 #include "AuditView.h"
 #include "BackgroundWork.h"
 #include "ForceExpireDialog.h"
 #include "LeasesView.h"
 #include "Monitor.h"
+#include "itemmodels/LeaseModel.h"
+#include "store/AuditLog.h"
 
 #include <QAbstractButton>
 #include <QAction>

@@ -1,7 +1,8 @@
 #include "OverviewView.h"
 
-#include "domain/Wording.h"
 #include "Monitor.h"
+#include "domain/Wording.h"
+#include "itemmodels/LeaseModel.h"
 
 #include <QApplication>
 #include <QDateTime>

@@ -1,6 +1,6 @@
 #pragma once
 // How a lease state looks: colour, a shape icon (so colour is never the only cue) and text.
-#include "domain/LeaseState.h"
+#include "domain/LeaseStateKind.h"
 
 #include <QIcon>
 #include <QStyledItemDelegate>

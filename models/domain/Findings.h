@@ -2,13 +2,14 @@
 // All findings of one refresh, in the words the window, the overview and `leasewatch snapshot`
 // share: the analysis's (locks, pools, waits, limits) plus the leases' (stale, writer clock skew)
 // and deadlocks seen over a recent window.
-#include "domain/LeaseTracker.h"
 #include "domain/Analysis.h"
-#include "domain/Holders.h"
 
 #include <deque>
 
 namespace lw {
+
+class LeaseTracker; // by reference: the lease rules are not every reader's to rebuild with
+class HolderPresence;
 
 // pg_stat_database.deadlocks sampled per refresh; growth within the window is a finding.
 class DeadlockWindow

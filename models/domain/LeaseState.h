@@ -1,6 +1,7 @@
 #pragma once
 // Per-lease inference across refreshes (TTL, last renewal, takeovers, releases) and the state an
 // operator sees. Pure values and functions: the model holds one LeaseTrack per row.
+#include "LeasePolicy.h"
 #include "LeaseStateKind.h"
 #include "Snapshot.h"
 
@@ -10,7 +11,6 @@
 #include <optional>
 
 namespace lw {
-
 
 struct HolderParts
 {
@@ -22,22 +22,6 @@ struct HolderParts
 HolderParts splitHolder(const QString& holder);
 // By the library's own holder format (see LeaseTableConfig::HolderFormat).
 HolderParts splitHolder(const QString& holder, LeaseTableConfig::HolderFormat format);
-
-struct LeasePolicy
-{
-    double expiringSoonShare = 0.25;   // of the TTL left
-    std::optional<double> ttlOverride; // set per profile; otherwise inferred
-    double refreshIntervalS = 1.0;
-    double releasedLingerS = 30.0;  // keep a released row (greyed) this long
-    double takenOverLingerS = 10.0; // show "taken over" this long after the change
-    // The scheme's own rules (see LeaseTableConfig): a library that releases by setting the expiry
-    // to now and keeps the row (ShedLock) leaves expired rows that are free, not stale; a library
-    // that takes a lock for a fixed time and never renews it has no renewal to be overdue.
-    bool expiryFrees = false;
-    bool expectRenewals = true;
-    double renewShare = 0.25; // renewals come every this share of the TTL
-    bool operator==(const LeasePolicy&) const = default;
-};
 
 // The table's scheme applied to the profile's policy: what an expired row means, whether and how
 // often renewals come, a TTL the catalogue knows. The one place a scheme's rules become a policy.

@@ -4,6 +4,8 @@
 // lease tracker (takes, renewals, take-overs, states), the deadlock window, the holders seen over
 // refreshes, and the findings of the last refresh that answered.
 #include "domain/Findings.h"
+#include "domain/Holders.h"
+#include "domain/LeaseTracker.h"
 
 #include <vector>
 

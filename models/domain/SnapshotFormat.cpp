@@ -1,4 +1,6 @@
 #include "SnapshotFormat.h"
+
+#include "domain/LeaseTracker.h"
 #include "domain/UtcTime.h"
 
 #include <QDateTime>

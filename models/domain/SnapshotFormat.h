@@ -1,7 +1,6 @@
 #pragma once
 // The headless rendering of one refresh (`leasewatch snapshot`): read from the same models the
 // window shows, so the terminal and the window never disagree.
-#include "domain/LeaseTracker.h"
 #include "domain/Analysis.h"
 #include "domain/Snapshot.h"
 
@@ -9,6 +8,8 @@
 #include <QString>
 
 namespace lw {
+
+class LeaseTracker;
 
 QJsonObject snapshotToJson(const Snapshot& s, const LeaseTracker& leases, const std::vector<Finding>& findings);
 QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std::vector<Finding>& findings);

@@ -1,6 +1,7 @@
 #include "PgBouncerMonitor.h"
 
 #include "Monitor.h"
+#include "domain/Findings.h"
 
 #include <QTimer>
 

@@ -11,7 +11,7 @@
 // locks, cluster and server info) as one qCompress'ed QDataStream blob, written only when its bytes
 // differ from the previous refresh's.
 #include "domain/Analysis.h"
-#include "domain/LeaseState.h"
+#include "domain/LeasePolicy.h"
 #include "domain/Snapshot.h"
 
 #include <QByteArray>

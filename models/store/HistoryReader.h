@@ -5,10 +5,11 @@
 // configuration), replays a range in order, gives one lease's timeline, loads the pool charts, and
 // exports a range as a bundle. Use from one thread (it owns one QSqlDatabase connection).
 #include "AuditLog.h"
-#include "domain/PoolHistory.h"
-#include "domain/Analysis.h"
-#include "domain/LeaseState.h"
 #include "SqliteConnection.h"
+#include "domain/Analysis.h"
+#include "domain/LeasePolicy.h"
+#include "domain/LeaseStateKind.h"
+#include "domain/PoolHistory.h"
 #include "domain/Snapshot.h"
 #include "store/HistoryFormat.h"
 

@@ -1,5 +1,7 @@
 #include "LeaseReplay.h"
 
+#include "domain/LeaseState.h"
+
 #include <atomic>
 #include <cmath>
 #include <limits>

@@ -11,6 +11,7 @@
 #include "Monitor.h"
 #include "OverviewView.h"
 #include "TestCluster.h"
+#include "itemmodels/LeaseModel.h"
 
 #include <QLineEdit>
 #include <QTabWidget>

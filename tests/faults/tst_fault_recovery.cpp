@@ -6,6 +6,7 @@
 #include "FaultSupport.h"
 #include "Monitor.h"
 #include "TestCluster.h"
+#include "itemmodels/LeaseModel.h"
 
 #include <QElapsedTimer>
 #include <QScopeGuard>

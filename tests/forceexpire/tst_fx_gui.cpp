@@ -1,7 +1,6 @@
 // The force-expire action with real widgets (offscreen) on the real test cluster: a real Monitor
 // feeds a real LeasesView; the operator selects a stale lease, presses Ctrl+E, reads the dialog,
 // confirms, and reads the outcome; the row in the database and the audit log say the same.
-#include "store/AuditLog.h"
 #include "AuditView.h"
 #include "BackgroundWork.h"
 #include "ForceExpireDialog.h"
@@ -10,6 +9,8 @@
 #include "LeasesView.h"
 #include "LocksView.h"
 #include "Monitor.h"
+#include "itemmodels/LeaseModel.h"
+#include "store/AuditLog.h"
 
 #include <QAction>
 #include <QCheckBox>

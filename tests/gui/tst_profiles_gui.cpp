@@ -6,6 +6,7 @@
 #include "Monitor.h"
 #include "ProfilesDialog.h"
 #include "TestCluster.h"
+#include "itemmodels/LeaseModel.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,13 +5,14 @@
 #include "Monitor.h"
 #include "PoolView.h"
 #include "charts/ChartPanel.h"
-#include "store/HistoryReader.h"
-#include "store/HistoryWriter.h"
-#include "itemmodels/LeaseTimelineModel.h"
-#include "itemmodels/LeaseStrip.h"
 #include "history/LeaseStripView.h"
 #include "history/LeaseTimelineView.h"
 #include "history/RecordedBar.h"
+#include "itemmodels/LeaseModel.h"
+#include "itemmodels/LeaseStrip.h"
+#include "itemmodels/LeaseTimelineModel.h"
+#include "store/HistoryReader.h"
+#include "store/HistoryWriter.h"
 
 #include <QComboBox>
 #include <QDir>

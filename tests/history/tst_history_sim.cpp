@@ -4,13 +4,14 @@
 // one showed at the last exported refresh.
 #include "../sim/SimTestSupport.h"
 #include "ConsoleSupport.h"
-#include "itemmodels/LocksModels.h"
 #include "Monitor.h"
-#include "domain/PoolHistory.h"
 #include "TestCluster.h"
+#include "domain/PoolHistory.h"
+#include "itemmodels/LeaseModel.h"
+#include "itemmodels/LocksModels.h"
+#include "sim/Simulator.h"
 #include "store/HistoryReader.h"
 #include "store/HistoryWriter.h"
-#include "sim/Simulator.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>

@@ -3,12 +3,13 @@
 // and commits are in models/domain/LeaseSchemes.cpp); only the values bound to their placeholders
 // are ours. The console is run as a user would, without --preset or --table: it must find every
 // table, judge each row by its library's rules, and raise nothing for a library at rest.
-#include "Programs.h"
 #include "ForceExpire.h"
+#include "LibraryDdl.h"
 #include "Monitor.h"
 #include "Poller.h"
-#include "LibraryDdl.h"
+#include "Programs.h"
 #include "TestCluster.h"
+#include "itemmodels/LeaseModel.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

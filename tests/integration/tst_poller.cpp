@@ -1,9 +1,10 @@
 // The live path against the real test cluster: libpq → snapshot, one round trip, read-only session,
 // and the messages for a leases table that is missing, mistyped or not readable.
 #include "Monitor.h"
-#include "domain/Analysis.h"
 #include "Poller.h"
 #include "TestCluster.h"
+#include "domain/Analysis.h"
+#include "itemmodels/LeaseModel.h"
 
 #include <QSignalSpy>
 #include <QTest>
