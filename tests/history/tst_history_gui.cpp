@@ -183,6 +183,27 @@ private Q_SLOTS:
     // "Since start" still show a burst of connections that lasted one refresh in the thinned hour
     // (kept by the store's thinning, the pool history's per-minute peaks and the chart's own
     // thinning to its points, which once kept the budget line's samples instead).
+    // The strips' time axis over a window of any length: a few labels at round times, no two the
+    // same (a 2 s window once read "03:12:40" five times), none outside the window.
+    void stripAxisLabelsDiffer()
+    {
+        const double t0 = 1765000000.37;
+        for (double span : {0.8, 1.5, 2.0, 7.0, 45.0, 600.0, 7200.0, 30 * 3600.0, 9 * 86400.0}) {
+            const auto ticks = ui::LeaseStripView::axisTicks(t0, t0 + span);
+            QVERIFY2(ticks.size() >= 2 && ticks.size() <= 6, qPrintable(QString::number(span)));
+            QSet<QString> labels;
+            for (const auto& tick : ticks) {
+                QVERIFY(tick.t >= t0 && tick.t <= t0 + span);
+                labels.insert(tick.label);
+            }
+            QVERIFY2(labels.size() == int(ticks.size()),
+                     qPrintable(QStringLiteral("%1 s: %2")
+                                    .arg(span)
+                                    .arg(QStringList(labels.begin(), labels.end()).join(", "))));
+        }
+        QVERIFY(ui::LeaseStripView::axisTicks(t0, t0).empty());
+    }
+
     void thinnedHourStillShowsItsPeak()
     {
         const QString path = dir_.filePath(QStringLiteral("thinned.sqlite"));

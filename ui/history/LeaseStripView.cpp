@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace lw::ui {
 
@@ -119,23 +120,52 @@ QString LeaseStripView::describe(int row, double t) const
     return text;
 }
 
+std::vector<LeaseStripView::AxisTick> LeaseStripView::axisTicks(double t0, double t1, int most)
+{
+    // Round steps; a window recorded over 2 s labelled at fifths of it read "03:12:40" five times.
+    static constexpr double kSteps[] = {0.1,  0.2,   0.5,   1,     2,     5,      10,    15,
+                                        30,   60,    120,   300,   600,   900,    1800,  3600,
+                                        7200, 10800, 21600, 43200, 86400, 172800, 604800};
+    std::vector<AxisTick> ticks;
+    if (!(t1 > t0) || most < 1)
+        return ticks;
+    // Round in local time: an hour step in a +05:30 zone labels 06:00, not 06:30.
+    const double offset = QDateTime::fromMSecsSinceEpoch(qint64(t0 * 1000)).offsetFromUtc();
+    const auto count = [&](double step) {
+        return std::floor((t1 + offset) / step) - std::ceil((t0 + offset) / step) + 1;
+    };
+    double step = kSteps[std::size(kSteps) - 1];
+    for (double s : kSteps) {
+        if (count(s) <= most) {
+            step = s;
+            break;
+        }
+    }
+    const bool days = QDateTime::fromMSecsSinceEpoch(qint64(t0 * 1000)).date() !=
+                      QDateTime::fromMSecsSinceEpoch(qint64(t1 * 1000)).date();
+    const QString fmt = step < 1        ? QStringLiteral("HH:mm:ss.zzz")
+                        : step < 60     ? QStringLiteral("HH:mm:ss")
+                        : step >= 86400 ? QStringLiteral("dd MMM")
+                        : days          ? QStringLiteral("dd MMM HH:mm")
+                                        : QStringLiteral("HH:mm");
+    for (double k = std::ceil((t0 + offset) / step); k * step - offset <= t1; k += 1) {
+        const double t = k * step - offset;
+        ticks.push_back({t, QDateTime::fromMSecsSinceEpoch(qint64(std::llround(t * 1000))).toString(fmt)});
+    }
+    return ticks;
+}
+
 void LeaseStripView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
     const QColor text = palette().color(QPalette::Text);
-    // Time axis: about six labels.
     p.setPen(text);
-    const double span = t1_ - t0_;
-    const QString fmt = span > 6 * 3600 ? QStringLiteral("dd MMM HH:mm") : span > 600 ? QStringLiteral("HH:mm") : QStringLiteral("HH:mm:ss");
-    for (int i = 0; i <= 5; ++i) {
-        const double t = t0_ + span * i / 5.0;
-        const int x = xOf(t);
-        const QString label = QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(fmt);
-        if (i == 5) // the last one ends at the right edge rather than past it
-            p.drawText(QRect(x - 120, 0, 120, kAxisH), Qt::AlignVCenter | Qt::AlignRight, label);
-        else
-            p.drawText(QRect(x - 60, 0, 120, kAxisH), Qt::AlignCenter, label);
+    for (const AxisTick& tick : axisTicks(t0_, t1_)) {
+        const int x = xOf(tick.t);
+        // Centred on its line, kept inside the strips' area at either end.
+        const int left = std::clamp(x - 60, kLabelW, std::max(kLabelW, width() - 120));
+        p.drawText(QRect(left, 0, 120, kAxisH), Qt::AlignCenter, tick.label);
         QColor grid = text;
         grid.setAlphaF(0.15f);
         p.setPen(grid);

@@ -28,6 +28,14 @@ public:
     QString describe(int row, double t) const; // the tooltip's text
     // The colours' meaning, as rich text for a label beside the strips.
     static QString legendHtml();
+    // The time axis over [t0, t1] (seconds since the epoch): at most `most` labels at round local
+    // times (a second, 5 s, a minute, an hour, …), each different from the others.
+    struct AxisTick
+    {
+        double t = 0;
+        QString label;
+    };
+    static std::vector<AxisTick> axisTicks(double t0, double t1, int most = 6);
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
