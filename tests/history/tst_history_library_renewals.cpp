@@ -62,6 +62,23 @@ States statesOf(const LeaseTracker& t, double now)
     return out;
 }
 
+// What a state was judged from, for a failure's message: the last renewal and the TTL, relative
+// to `now` (a disagreement at a state's edge says by how much).
+QString tracksOf(const LeaseTracker& t, double now)
+{
+    QStringList parts;
+    for (int i = 0; i < t.size(); ++i) {
+        const LeaseTrack& k = t.entry(i).track;
+        parts << QStringLiteral("%1: last renewal %2 s ago, ttl %3, expires in %4 s")
+                     .arg(k.row.name)
+                     .arg(k.lastRenewal ? QString::number(now - *k.lastRenewal, 'f', 3) : QStringLiteral("-"))
+                     .arg(k.ttl ? QString::number(*k.ttl, 'f', 3) : QStringLiteral("-"))
+                     .arg(k.row.expiresAt ? QString::number(*k.row.expiresAt - now, 'f', 3)
+                                          : QStringLiteral("-"));
+    }
+    return parts.join(QStringLiteral("; "));
+}
+
 QString dump(const States& s)
 {
     QStringList parts;
@@ -94,9 +111,12 @@ private Q_SLOTS:
 
         // What the window showed at each good refresh, by the refresh's server time.
         QMap<double, States> live;
+        QMap<double, QString> liveTracks;
         connect(m, &Monitor::refreshed, this, [&](const Snapshot& s) {
-            if (s.ok && !s.leasesError)
+            if (s.ok && !s.leasesError) {
                 live.insert(s.serverNow, statesOf(m->leases()->tracker(), s.serverNow));
+                liveTracks.insert(s.serverNow, tracksOf(m->leases()->tracker(), s.serverNow));
+            }
         });
         QTRY_COMPARE_WITH_TIMEOUT(m->leases()->rowCount(), 2, 15000);
 
@@ -194,10 +214,13 @@ private Q_SLOTS:
             ++compared;
             const States got = statesOf(replay.leases(), s.serverNow);
             if (got != it.value()) {
-                QTest::qFail(qPrintable(QStringLiteral("at %1 replay shows %2, live showed %3")
-                                            .arg(s.serverNow, 0, 'f', 3)
-                                            .arg(dump(got), dump(it.value()))),
-                             __FILE__, __LINE__);
+                QTest::qFail(
+                    qPrintable(
+                        QStringLiteral("at %1 replay shows %2, live showed %3\n  replay: %4\n  live: %5")
+                            .arg(s.serverNow, 0, 'f', 3)
+                            .arg(dump(got), dump(it.value()))
+                            .arg(tracksOf(replay.leases(), s.serverNow), liveTracks.value(s.serverNow))),
+                    __FILE__, __LINE__);
                 return false;
             }
             return true;
