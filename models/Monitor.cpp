@@ -21,11 +21,6 @@ Monitor::Monitor(PollerConfig cfg, DatabaseWatch::Recorded r, QObject* parent)
     connectModels();
 }
 
-const DeadlockWindow& Monitor::deadlocks() const
-{
-    return judge().deadlocks();
-}
-
 const HolderPresence& Monitor::holderPresence() const
 {
     return judge().presence();

@@ -15,7 +15,6 @@ namespace lw {
 
 class HistoryRecorder;
 class LeaseModel; // by pointer: a view that shows no lease rows need not rebuild with the lease rules
-class DeadlockWindow;
 class HolderPresence;
 
 class Monitor : public QObject
@@ -33,7 +32,6 @@ public:
     // What the models view: the poller, the judge of this database's refreshes, the outage.
     const DatabaseWatch& watch() const { return watch_; }
     const RefreshJudge& judge() const { return watch_.judge(); }
-    const DeadlockWindow& deadlocks() const;
     const HolderPresence& holderPresence() const;
     // Every refresh into `r` (DatabaseWatch::recordInto): the history records what the window showed.
     QMetaObject::Connection recordInto(HistoryRecorder* r) { return watch_.recordInto(r); }

@@ -50,7 +50,6 @@ public:
     void restart();
 
     const LeaseTracker& leases() const { return leases_; }
-    const DeadlockWindow& deadlocks() const { return deadlocks_; }
     const HolderPresence& presence() const { return presence_; }
     // collectFindings() of the last refresh that answered, worst first.
     const std::vector<Finding>& findings() const { return findings_; }
