@@ -26,6 +26,11 @@ const HolderPresence& Monitor::holderPresence() const
     return judge().presence();
 }
 
+const FlagLockWatch& Monitor::flagLocks() const
+{
+    return judge().flags();
+}
+
 Monitor::~Monitor() = default; // the watch stops its worker before the models go
 
 void Monitor::connectModels()

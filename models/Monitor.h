@@ -16,6 +16,7 @@ namespace lw {
 class HistoryRecorder;
 class LeaseModel; // by pointer: a view that shows no lease rows need not rebuild with the lease rules
 class HolderPresence;
+class FlagLockWatch;
 
 class Monitor : public QObject
 {
@@ -33,6 +34,7 @@ public:
     const DatabaseWatch& watch() const { return watch_; }
     const RefreshJudge& judge() const { return watch_.judge(); }
     const HolderPresence& holderPresence() const;
+    const FlagLockWatch& flagLocks() const;
     // Every refresh into `r` (DatabaseWatch::recordInto): the history records what the window showed.
     QMetaObject::Connection recordInto(HistoryRecorder* r) { return watch_.recordInto(r); }
     const Snapshot& lastSnapshot() const { return watch_.lastSnapshot(); }

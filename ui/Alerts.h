@@ -24,7 +24,8 @@ struct AlertConfig
     // Which kinds alert at all (the rest only show in the overview).
     QSet<FindingKind> kinds = {FindingKind::StaleLease, FindingKind::PoolPinned, FindingKind::LockTablePressure,
                                FindingKind::Deadlocks, FindingKind::ConnectionsNearLimit,
-                               FindingKind::BouncerSlotHoldsLock, FindingKind::ServerNotAnswering};
+                               FindingKind::BouncerSlotHoldsLock, FindingKind::ServerNotAnswering,
+                               FindingKind::FlagLeftSet};
 };
 
 class Alerts : public QObject

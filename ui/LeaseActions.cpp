@@ -147,7 +147,8 @@ void LeaseActions::forceExpireSelected()
         ForceExpireDialog::Item it;
         it.entry = model->entry(src.row()); // a copy: what the operator sees now is what the CAS checks
         it.evidence = assessHolder(it.entry, snap.sessions, sessionsKnown, now, model->policyAt(src.row()),
-                                   model->tableAt(src.row()), monitor_->holderPresence().seen(it.entry.key));
+                                   model->tableAt(src.row()), monitor_->holderPresence().seen(it.entry.key),
+                                   &monitor_->flagLocks());
         it.target = targetFor(it.entry, it.evidence);
         items.push_back(std::move(it));
     }

@@ -103,6 +103,8 @@ QString findingKindKey(FindingKind k)
         return QStringLiteral("server_not_answering");
     case FindingKind::HolderGone:
         return QStringLiteral("holder_gone");
+    case FindingKind::FlagLeftSet:
+        return QStringLiteral("flag_left_set");
     }
     return {};
 }

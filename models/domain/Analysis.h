@@ -116,6 +116,7 @@ enum class FindingKind {
     LeasesUnreadable,
     ServerNotAnswering,
     HolderGone, // a lock that keeps no session (ShedLock): its holder's host disconnected, the lock held on
+    FlagLeftSet, // a lock kept as a bare flag (knex's is_locked) whose setter's sessions are gone
 };
 QString findingKindKey(FindingKind k);
 

@@ -125,12 +125,17 @@ std::vector<Finding> leaseFindings(const LeaseTracker& leases)
 }
 
 std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leases,
-                                     const DeadlockWindow* deadlocks, const HolderPresence* presence)
+                                     const DeadlockWindow* deadlocks, const HolderPresence* presence,
+                                     const FlagLockWatch* flags)
 {
     std::vector<Finding> out = leaseFindings(leases);
     if (presence) {
         std::vector<Finding> gone = presence->findings(leases);
         out.insert(out.end(), gone.begin(), gone.end());
+    }
+    if (flags) {
+        std::vector<Finding> left = flags->findings(leases);
+        out.insert(out.end(), left.begin(), left.end());
     }
     if (s.leasesError || s.leasesPartial) {
         // Blind to leases (or to one table of them): never "all clear" while a table cannot be read.

@@ -3,7 +3,11 @@
 #include "Analysis.h"
 #include "Wording.h"
 
+#include <QDateTime>
 #include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
 
 namespace lw {
 
@@ -109,6 +113,174 @@ std::vector<Finding> HolderPresence::findings(const LeaseTracker& leases) const
     return out;
 }
 
+// ---- Flags left behind ---------------------------------------------------------------------------
+
+namespace {
+// Another console (a window, the recorder, an operator's force-expire) reads the tables too.
+bool consoleSession(const SessionRow& r)
+{
+    return r.applicationName.startsWith(QLatin1String("leasewatch"));
+}
+// The session's statement (the last one it ran, shown while idle too) names one of the library's
+// tables: its lock table or the table whose statements show the library at work.
+// Only a statement running, or run since `since`: an application that migrated at its start keeps
+// that statement as its pooled session's last one for hours.
+bool onLibraryTables(const SessionRow& r, const LeaseTableConfig& t, double since)
+{
+    const bool recent = r.state != QLatin1String("idle") || (r.stateChange && *r.stateChange >= since);
+    return recent && (r.query.contains(t.table, Qt::CaseInsensitive) ||
+                      (!t.activityTable.isEmpty() && r.query.contains(t.activityTable, Qt::CaseInsensitive)));
+}
+QString clockText(double t)
+{
+    return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(QStringLiteral("HH:mm:ss"));
+}
+QString pidList(const std::vector<int>& pids)
+{
+    QStringList out;
+    for (int p : pids)
+        out << QString::number(p);
+    return out.join(QStringLiteral(", "));
+}
+} // namespace
+
+void FlagLockWatch::observe(const Snapshot& s, const LeaseTracker& leases)
+{
+    if (!s.ok)
+        return;
+    bool any = false;
+    for (const LeaseTableConfig& t : leases.tables())
+        any = any || t.flagOnly;
+    if (!any) {
+        watched_.clear();
+        prevNow_ = s.serverNow;
+        return;
+    }
+    const double now = s.serverNow;
+    // Rows this refresh saw appear between two refreshes (not a first look): a flag set in view.
+    QSet<int> taken;
+    if (leases.appliedNow() == now)
+        for (const auto& [row, change] : leases.lastChanges())
+            if (change == LeaseChange::Take)
+                taken.insert(row);
+    QHash<QString, Seen> next;
+    for (int i = 0; i < leases.size(); ++i) {
+        const LeaseTableConfig* t = leases.tableAt(i);
+        if (!t || !t->flagOnly || leases.stateAt(i, now) == LeaseState::Released)
+            continue;
+        const LeaseTracker::Entry& e = leases.entry(i);
+        std::vector<int> here, active;
+        for (const SessionRow& r : s.sessions) {
+            if (r.database != s.server.database || consoleSession(r))
+                continue;
+            here.push_back(r.pid);
+            if (onLibraryTables(r, *t, prevNow_ - 0.5))
+                active.push_back(r.pid);
+        }
+        Seen w;
+        if (const auto it = watched_.constFind(e.key); it != watched_.cend()) {
+            w = *it;
+        } else {
+            w.setSeenAt = now;
+            w.lastActivity = now; // a first look: "unseen" is measured from here
+            w.setInView = prevNow_ > 0 && taken.contains(i);
+            if (w.setInView) {
+                // The setter committed since the previous refresh, so its state changed since then.
+                for (const SessionRow& r : s.sessions)
+                    if (r.database == s.server.database && !consoleSession(r) && r.stateChange &&
+                        *r.stateChange >= prevNow_ - 0.5)
+                        w.setters.push_back(r.pid);
+            }
+        }
+        w.activeNow = !active.empty();
+        if (w.activeNow) {
+            w.lastActivity = now;
+            w.activePids = active;
+        }
+        if (w.setInView) {
+            bool anyLeft = false;
+            for (int pid : w.setters)
+                anyLeft = anyLeft || std::find(here.begin(), here.end(), pid) != here.end();
+            if (anyLeft)
+                w.settersGoneSince.reset();
+            else if (!w.settersGoneSince)
+                w.settersGoneSince = now;
+        }
+        next.insert(e.key, w);
+    }
+    watched_ = std::move(next); // flags cleared are forgotten
+    prevNow_ = now;
+}
+
+const FlagLockWatch::Seen* FlagLockWatch::seen(const QString& key) const
+{
+    const auto it = watched_.constFind(key);
+    return it == watched_.cend() ? nullptr : &*it;
+}
+
+bool FlagLockWatch::leftBehind(const QString& key, double now) const
+{
+    const Seen* w = seen(key);
+    if (!w || w->activeNow)
+        return false; // a session is on the library's tables right now
+    if (w->setInView)
+        return w->settersGoneSince && now - *w->settersGoneSince >= graceS_ && now - w->lastActivity >= graceS_;
+    return now - w->lastActivity >= unseenS_;
+}
+
+std::vector<Finding> FlagLockWatch::findings(const LeaseTracker& leases) const
+{
+    std::vector<Finding> out;
+    const double now = leases.serverNowEstimate();
+    for (auto it = watched_.cbegin(); it != watched_.cend(); ++it) {
+        if (!leftBehind(it.key(), now))
+            continue;
+        const int row = leases.rowOfKey(it.key());
+        const LeaseTableConfig* t = row >= 0 ? leases.tableAt(row) : nullptr;
+        if (!t)
+            continue;
+        const Seen& w = *it;
+        const LeaseRow& r = leases.entry(row).track.row;
+        const QString tables = t->activityTable.isEmpty() ? t->table : t->activityTable + QStringLiteral("*");
+        Finding f;
+        f.kind = FindingKind::FlagLeftSet;
+        f.severity = 2;
+        f.subject = r.name;
+        f.id = findingKindKey(f.kind) + QLatin1Char(':') + it.key();
+        if (w.setInView) {
+            f.title = w.setters.empty()
+                          ? QStringLiteral("%1 %2 left set: the session that set it at %3 was gone by the next refresh")
+                                .arg(t->label(), r.name, clockText(w.setSeenAt))
+                          : QStringLiteral("%1 %2 left set: the session(s) that could have set it at %3 (pid %4) are gone")
+                                .arg(t->label(), r.name, clockText(w.setSeenAt), pidList(w.setters));
+            f.explanation =
+                QStringLiteral("%1 keeps its lock as a flag in %2, with no holder and no time. The console saw it set "
+                               "at %3; every session of this database that ran a statement then has disconnected "
+                               "(since %4), and none has run one on %5 since. A run that dies while it holds the flag "
+                               "leaves it set, and every later run fails (\"Migration table is already locked\").")
+                    .arg(t->label(), t->qualifiedName(), clockText(w.setSeenAt),
+                         clockText(w.settersGoneSince.value_or(now)), tables);
+        } else {
+            f.title = QStringLiteral("%1 %2 set for at least %3, no session on %4 for %5")
+                          .arg(t->label(), r.name, formatDuration(now - w.setSeenAt), tables,
+                               formatDuration(now - w.lastActivity));
+            f.explanation =
+                QStringLiteral("%1 keeps its lock as a flag in %2, with no holder and no time. It was already set "
+                               "when the console began watching at %3, and no session has run a statement on %4 "
+                               "since %5. A run that dies while it holds the flag leaves it set, and every later run "
+                               "fails (\"Migration table is already locked\").")
+                    .arg(t->label(), t->qualifiedName(), clockText(w.setSeenAt), tables,
+                         clockText(w.lastActivity));
+        }
+        f.fix = QStringLiteral("If no migration is running (check the deploy jobs), free it with `%1 migrate:unlock` "
+                               "or force-expire it here (%2). The run that died may have left a migration half "
+                               "applied: check it before the next run.")
+                    .arg(t->label(), t->release.words);
+        out.push_back(f);
+    }
+    return out;
+}
+
 // ---- Evidence -------------------------------------------------------------------------------------
 
 bool sessionFromHost(const SessionRow& s, const QString& host)
@@ -140,10 +312,52 @@ QString HolderEvidence::summary() const
     return s;
 }
 
+namespace {
+// A lock kept as a bare flag names no holder and no time: what speaks for a run that holds it or
+// for one that died is only what the console saw of the sessions around it.
+HolderEvidence assessFlag(const LeaseTracker::Entry& e, bool sessionsKnown, double serverNow,
+                          const LeaseTableConfig& table, const FlagLockWatch* flags)
+{
+    HolderEvidence ev;
+    ev.state = LeaseState::Unknown;
+    ev.sessionsKnown = sessionsKnown;
+    const FlagLockWatch::Seen* w = flags ? flags->seen(e.key) : nullptr;
+    const QString tables = table.activityTable.isEmpty() ? table.table : table.activityTable + QStringLiteral("*");
+    if (!w) {
+        ev.unknowns << QStringLiteral("%1 records no holder and no time in %2: whether a run still holds it "
+                                      "cannot be told from one look")
+                           .arg(table.label(), table.qualifiedName());
+    } else if (flags->leftBehind(e.key, serverNow)) {
+        ev.forDead << (w->setInView ? QStringLiteral("the session(s) that could have set it at %1%2 are gone, and "
+                                                     "none runs a statement on %3")
+                                          .arg(clockText(w->setSeenAt),
+                                               w->setters.empty() ? QString()
+                                                                  : QStringLiteral(" (pid %1)").arg(pidList(w->setters)),
+                                               tables)
+                                    : QStringLiteral("no session has run a statement on %1 for %2")
+                                          .arg(tables, formatDuration(serverNow - w->lastActivity)));
+    } else if (w->activeNow) {
+        ev.forAlive << QStringLiteral("session(s) running statements on %1 (pid %2)").arg(tables, pidList(w->activePids));
+    } else if (w->setInView && !w->settersGoneSince) {
+        ev.forAlive << QStringLiteral("the session(s) that could have set it at %1 are still connected (pid %2)")
+                           .arg(clockText(w->setSeenAt), pidList(w->setters));
+    } else {
+        ev.unknowns << QStringLiteral("%1 records no holder and no time; set since at least %2, no session on %3 "
+                                      "since %4")
+                           .arg(table.label(), clockText(w->setSeenAt), tables, clockText(w->lastActivity));
+    }
+    ev.looksAlive = ev.forDead.isEmpty();
+    return ev;
+}
+} // namespace
+
 HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& sessions,
                             bool sessionsKnown, double serverNow, const LeasePolicy& policy,
-                            const LeaseTableConfig* table, const HolderPresence::Seen* seen)
+                            const LeaseTableConfig* table, const HolderPresence::Seen* seen,
+                            const FlagLockWatch* flags)
 {
+    if (table && table->flagOnly)
+        return assessFlag(e, sessionsKnown, serverNow, *table, flags);
     HolderEvidence ev;
     const LeaseTrack& t = e.track;
     ev.state = classifyLease(t, serverNow, policy);

@@ -51,6 +51,40 @@ private:
     QHash<QString, Seen> watched_; // lease key → its holder's host, while the lease is held
 };
 
+// Locks kept as a bare flag, with no holder and no time (LeaseTableConfig::flagOnly: knex's
+// is_locked): who set one is known only from the sessions seen around it. When the console saw the
+// flag set between two refreshes, its setter is among the sessions of this database that did
+// something in between (state_change within the window), for the setter stays connected while its
+// run lasts (knex keeps its pool until the run has cleared the flag). Once every one of them has
+// been gone for `graceS` and no session runs a statement on the library's tables, the flag was left
+// behind by a run that died. A flag already set at the console's first look has no known setter:
+// it is said left behind once no session has run a statement on those tables for `unseenS`.
+class FlagLockWatch
+{
+public:
+    explicit FlagLockWatch(double graceS = 10, double unseenS = 600) : graceS_(graceS), unseenS_(unseenS) {}
+    void observe(const Snapshot& s, const LeaseTracker& leases);
+    struct Seen
+    {
+        double setSeenAt = 0;              // server time the console first saw the flag set
+        bool setInView = false;            // set between two refreshes the console saw
+        std::vector<int> setters;          // sessions that could have set it (setInView)
+        std::optional<double> settersGoneSince; // … all gone since
+        double lastActivity = 0;           // last refresh with a session on the library's tables
+        std::vector<int> activePids;       // those sessions, at that refresh
+        bool activeNow = false;            // … and at the last refresh observed
+    };
+    const Seen* seen(const QString& key) const;
+    // Whether the flag of lease `key` was left behind by a run that died, at server time `now`.
+    bool leftBehind(const QString& key, double now) const;
+    std::vector<Finding> findings(const LeaseTracker& leases) const;
+
+private:
+    double graceS_, unseenS_;
+    double prevNow_ = 0;
+    QHash<QString, Seen> watched_; // lease key → what was seen of its flag while set
+};
+
 // ---- Evidence: does the holder look dead or alive? ------------------------------------------------
 
 struct HolderEvidence
@@ -77,10 +111,12 @@ struct HolderEvidence
 // `table`, when known, brings its library's limits: ShedLock keeps no session open while it holds a
 // lock and names its holder by host name only, so a missing session there says nothing.
 // `seen`, for such a library, is what the console saw of the holder's host while it held the lock
-// (HolderPresence): its sessions seen, then gone, speak for a crashed holder.
+// (HolderPresence): its sessions seen, then gone, speak for a crashed holder. `flags`, for a lock
+// kept as a bare flag (knex), is what the console saw of the sessions around it (FlagLockWatch).
 HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& sessions,
                             bool sessionsKnown, double serverNow, const LeasePolicy& policy,
-                            const LeaseTableConfig* table = nullptr, const HolderPresence::Seen* seen = nullptr);
+                            const LeaseTableConfig* table = nullptr, const HolderPresence::Seen* seen = nullptr,
+                            const FlagLockWatch* flags = nullptr);
 
 // Whether a session comes from `host`: client_addr equal to it (prefix length ignored), or the
 // application name containing it as a whole word (case-insensitive).

@@ -355,6 +355,45 @@ LeaseTableConfig liquibase()
     return c;
 }
 
+LeaseTableConfig knex()
+{
+    // knex/knex 3.3.0, lib/migrations/migrate/table-creator.js: knex_migrations_lock(index
+    // increments primary key, is_locked integer), one row inserted with is_locked = 0 (the lock table
+    // is the migrations table's name + "_lock", table-resolver.js getLockTableName()).
+    // Migrator.js _lockMigrations(): UPDATE … SET is_locked = 1 WHERE is_locked = 0, else "Migration
+    // table is already locked"; _freeLock(): UPDATE … SET is_locked = 0. Inside the batch's
+    // transaction when every migration runs in one (a crash rolls it back, and the flag is never
+    // seen set by anyone else); otherwise (disableTransactions, or a migration with
+    // config.transaction = false) in its own committed transaction, so a run killed mid-way leaves
+    // is_locked = 1 and every later run fails until `knex migrate:unlock`
+    // (forceFreeMigrationsLock(): DELETE, then INSERT is_locked 0). No holder, no time.
+    LeaseTableConfig c;
+    c.table = QStringLiteral("knex_migrations_lock");
+    c.nameColumn = QStringLiteral("index");
+    c.holderColumn = QStringLiteral("is_locked");
+    c.takenAtColumn = QStringLiteral("is_locked");
+    c.expiresAtColumn = QStringLiteral("is_locked");
+    c.exprs.name = "'migrations lock ' || \"index\"::text";
+    c.exprs.holder = "NULL::text";
+    c.exprs.takenAt = "NULL::timestamptz";
+    c.exprs.expiresAt = "NULL::timestamptz";
+    c.exprs.where = "is_locked <> 0";
+    c.signature = {{QStringLiteral("index"), QStringLiteral("int")}, {QStringLiteral("is_locked"), QStringLiteral("int")}};
+    c.scheme = QStringLiteral("knex");
+    c.library = QStringLiteral("knex");
+    c.holderFormat = LeaseTableConfig::HolderFormat::Opaque;
+    c.expectRenewals = false;
+    c.flagOnly = true;
+    c.activityTable = QStringLiteral("knex_migrations");
+    // Force-expire is knex's own release (_freeLock(), what a finished run does), compared with the
+    // flag as shown: only a row still locked is unlocked.
+    c.release.set = "is_locked = 0";
+    c.release.words = QStringLiteral(
+        "unlocked as knex's own release does (is_locked = 0, what a finished run sets; `knex migrate:unlock` "
+        "does the same by deleting and re-inserting the row)");
+    return c;
+}
+
 } // namespace
 
 const std::vector<LeaseTableConfig>& leaseSchemes()
@@ -363,7 +402,7 @@ const std::vector<LeaseTableConfig>& leaseSchemes()
                                                       oban(),         quartz(),       dbScheduler(),
                                                       graphileJobs(), graphileQueues(), graphileJobs014(),
                                                       graphileQueues014(), graphileJobs013(), graphileQueues013(),
-                                                      liquibase()};
+                                                      liquibase(),    knex()};
     return all;
 }
 

@@ -107,6 +107,11 @@ struct LeaseTableConfig
     // Whether a holder's sessions on the server speak for it being alive. ShedLock holds none while
     // a job runs and names the holder by host name only: no matching session says nothing there.
     bool sessionsShowHolder = true;
+    // A lock kept as a bare flag, with no holder and no time (knex's knex_migrations_lock.is_locked):
+    // who set it is known only from the sessions seen around it (FlagLockWatch). `activityTable` is
+    // the table whose statements show the library at work (knex: knex_migrations, and the lock table).
+    bool flagOnly = false;
+    QString activityTable;
 
     // "timestamptz", "utc" (naive UTC) or a zone name (naive wall time of that zone).
     bool setTimeKind(const QString& spec);

@@ -37,9 +37,11 @@ void RefreshJudge::rowsLoaded(const Snapshot& s)
 
 void RefreshJudge::judge(const Snapshot& s)
 {
-    if (!loading_) // the holders are matched with every row, so only once all are in
+    if (!loading_) { // the holders are matched with every row, so only once all are in
         presence_.observe(s, leases_);
-    findings_ = collectFindings(s, leases_, &deadlocks_, &presence_);
+        flags_.observe(s, leases_);
+    }
+    findings_ = collectFindings(s, leases_, &deadlocks_, &presence_, &flags_);
 }
 
 void RefreshJudge::restart()
@@ -56,6 +58,7 @@ void RefreshJudge::restart()
     apply(empty);
     deadlocks_ = DeadlockWindow(deadlocks_.windowSeconds());
     presence_ = HolderPresence();
+    flags_ = FlagLockWatch();
     findings_.clear();
 }
 

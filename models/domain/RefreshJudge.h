@@ -51,6 +51,7 @@ public:
 
     const LeaseTracker& leases() const { return leases_; }
     const HolderPresence& presence() const { return presence_; }
+    const FlagLockWatch& flags() const { return flags_; }
     // collectFindings() of the last refresh that answered, worst first.
     const std::vector<Finding>& findings() const { return findings_; }
 
@@ -60,6 +61,7 @@ private:
     LeaseTracker leases_;
     DeadlockWindow deadlocks_;
     HolderPresence presence_;
+    FlagLockWatch flags_;
     std::vector<Finding> findings_;
     RowIntake* intake_ = nullptr;
     bool loading_ = false;

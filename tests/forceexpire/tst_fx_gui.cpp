@@ -392,6 +392,53 @@ private Q_SLOTS:
         dlg->close();
     }
 
+    // knex's migration flag left set by a run that died (its session set it, then disconnected):
+    // the window says so, the dialog calls it dead from what the console saw, and confirming runs
+    // knex's own release (is_locked = 0) as the audited compare-and-set.
+    void knexFlagLeftSetIsFreedTheLibrarysWay()
+    {
+        test::TestDatabase db("fx_knex");
+        // knex 3.3.0's table-creator.js: increments('index').primary(), integer('is_locked').
+        db.exec("CREATE TABLE knex_migrations_lock (index serial PRIMARY KEY, is_locked integer); "
+                "INSERT INTO knex_migrations_lock (is_locked) VALUES (0)");
+        PollerConfig cfg = monitorConfig(db.dsn(), true);
+        cfg.leases = *LeaseTableConfig::preset("knex");
+        cfg.intervalMs = 300;
+        Monitor monitor(cfg);
+        ui::LeasesView view(monitor.leases());
+        ui::LeaseActions actions(&view, &monitor, nullptr);
+        view.show();
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.hasRefreshed(), 10000);
+        QTest::qWait(700); // a refresh or two with the flag clear: its setting is seen happen
+        {
+            // The run: sets the flag in its own transaction, then dies.
+            std::optional<pg::Connection> run(test::openAppSession(db.dsn(), "knex-run"));
+            pg::ResultPtr r;
+            QVERIFY(!run->exec({"UPDATE knex_migrations_lock SET is_locked = 1 WHERE is_locked = 0", {}}, r,
+                               pg::Clock::now() + std::chrono::seconds(5))
+                         .isError());
+            QTRY_COMPARE_WITH_TIMEOUT(view.table()->model()->rowCount(), 1, 10000);
+        }
+        const auto leftSet = [&] {
+            for (int i = 0; i < monitor.findings()->rowCount(); ++i)
+                if (monitor.findings()->finding(i).kind == FindingKind::FlagLeftSet)
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(leftSet(), 30000);
+        view.table()->selectRow(0);
+        actions.forceExpireAction()->trigger();
+        QTRY_VERIFY(actions.dialog() && actions.dialog()->isVisible());
+        ui::ForceExpireDialog* dlg = actions.dialog();
+        QVERIFY(!dlg->aliveCheckBox()->isVisible()); // looks dead: the session that set it is gone
+        QVERIFY(dlg->confirmButton()->isEnabled());
+        QVERIFY(confirmedAndExpired(actions, dlg, "test-force-expire-knex.png"));
+        QCOMPARE(db.value("SELECT is_locked FROM knex_migrations_lock"), QStringLiteral("0"));
+        QTRY_VERIFY_WITH_TIMEOUT(!leftSet(), 10000);
+        dlg->close();
+    }
+
     void operatorModeOffDisablesTheAction()
     {
         test::TestDatabase db("fx_gui_off");

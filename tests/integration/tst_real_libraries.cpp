@@ -5,6 +5,7 @@
 // dependencies: where they are missing (apt-get install nodejs npm) or the registry cannot be
 // reached, the test says so and skips; the closing note of a session says whether it ran.
 #include "Programs.h"
+#include "store/AuditLog.h"
 #include "TestCluster.h"
 
 #include <QDir>
@@ -14,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,6 +26,8 @@ namespace {
 const char* kNodePgMigrate = "node-pg-migrate@7.9.1";
 // 10.x: sha224 keys (src/plans.ts advisoryLock()); it runs on Node 18 (npm warns about engines).
 const char* kPgBoss = "pg-boss@10.4.2";
+// 3.x keeps its lock as a flag (knex_migrations_lock.is_locked), with no holder and no time.
+const char* kKnex = "knex@3.3.0";
 
 QString npmDir() // below the build tree: one install per build, kept between runs
 {
@@ -100,6 +104,41 @@ QString outputUntil(QProcess& p, const char* word)
     }
     return said;
 }
+// The findings and leases of each refresh `watch --json` printed, as they come.
+struct Watched
+{
+    QProcess p;
+    QString pending;
+    std::vector<QJsonObject> refreshes;
+    void read()
+    {
+        pending += QString::fromUtf8(p.readAllStandardOutput());
+        qsizetype nl;
+        while ((nl = pending.indexOf(QLatin1Char('\n'))) >= 0) {
+            const QJsonDocument d = QJsonDocument::fromJson(pending.left(nl).toUtf8());
+            pending.remove(0, nl + 1);
+            if (d.isObject())
+                refreshes.push_back(d.object());
+        }
+    }
+    // Refreshes printed so far with a finding of `kind` (by key).
+    int withFinding(const char* kind) const
+    {
+        int n = 0;
+        for (const QJsonObject& o : refreshes)
+            for (const auto& f : o[QStringLiteral("findings")].toArray())
+                if (f.toObject()[QStringLiteral("kind")].toString() == QLatin1String(kind)) {
+                    ++n;
+                    break;
+                }
+        return n;
+    }
+    QString last() const
+    {
+        return refreshes.empty() ? QString()
+                                 : QString::fromUtf8(QJsonDocument(refreshes.back()).toJson(QJsonDocument::Compact));
+    }
+};
 } // namespace
 
 class TestRealLibraries : public QObject
@@ -277,6 +316,142 @@ private Q_SLOTS:
                 for (const auto& kid : root.toObject()["waiting_behind"].toArray())
                     behind = behind || kid.toObject()["pid"].toInt() == waiterPid;
         QVERIFY2(behind, qPrintable(r.out.left(3000)));
+    }
+
+    // knex keeps its migration lock as a flag. A run whose migration does not use a transaction
+    // commits the flag on its own; killed mid-migration (SIGKILL), it leaves is_locked = 1 and
+    // every later run fails with "Migration table is already locked". The console watching saw the
+    // flag set with the run's session connected (said nothing while it ran); once that session is
+    // gone it says the flag was left set; its unlock (operator mode, compare-and-set, audited) is
+    // knex's own release, after which knex migrates again.
+    void knexFlagLeftByKilledRunIsSaidAndUnlocked()
+    {
+        const Node node = nodeWith(kKnex, QStringLiteral("/node_modules/knex/bin/cli.js"));
+        if (!node.skip.isEmpty())
+            QSKIP(qPrintable(node.skip));
+        const QString cli = npmDir() + QStringLiteral("/node_modules/knex/bin/cli.js");
+        QTemporaryDir home;
+        qputenv("XDG_CONFIG_HOME", (home.path() + "/config").toUtf8());
+        qputenv("XDG_DATA_HOME", (home.path() + "/data").toUtf8());
+
+        lw::test::TestDatabase db("real_knex");
+        QTemporaryDir dir;
+        QDir().mkpath(dir.path() + QStringLiteral("/migrations"));
+        QFile knexfile(dir.path() + QStringLiteral("/knexfile.js"));
+        QVERIFY(knexfile.open(QIODevice::WriteOnly));
+        knexfile.write("module.exports = { client: 'pg', connection: { host: process.env.PGHOST, port: "
+                       "process.env.PGPORT, user: process.env.PGUSER, database: process.env.PGDATABASE },\n"
+                       "  migrations: { directory: __dirname + '/migrations' } };\n");
+        knexfile.close();
+        const auto knex = [&](QProcess& p, const QStringList& args) {
+            p.setProcessEnvironment(pgEnvironment(db.dsn()));
+            p.setProcessChannelMode(QProcess::MergedChannels);
+            p.start(node.path, QStringList{cli, QStringLiteral("--knexfile"), knexfile.fileName()} + args);
+            return p.waitForStarted();
+        };
+        // An earlier deploy: knex creates its tables (the console finds them when it starts).
+        QFile first(dir.path() + QStringLiteral("/migrations/20250101000000_first.js"));
+        QVERIFY(first.open(QIODevice::WriteOnly));
+        first.write("exports.up = (knex) => knex.raw('CREATE TABLE t0 (id int)');\n"
+                    "exports.down = (knex) => knex.raw('DROP TABLE t0');\n");
+        first.close();
+        QProcess earlier;
+        QVERIFY(knex(earlier, {"migrate:latest"}));
+        QVERIFY(earlier.waitForFinished(60000));
+        QVERIFY2(earlier.exitCode() == 0, qPrintable(QString::fromUtf8(earlier.readAll())));
+        QCOMPARE(db.value("SELECT is_locked FROM knex_migrations_lock"), QStringLiteral("0"));
+
+        // A migration without a transaction (knex then commits the lock on its own), long enough to
+        // be killed in; it waits in node, so its session is idle meanwhile.
+        QFile m(dir.path() + QStringLiteral("/migrations/20260101000000_slow.js"));
+        QVERIFY(m.open(QIODevice::WriteOnly));
+        m.write("exports.config = { transaction: false };\n"
+                "exports.up = async (knex) => {\n"
+                "  await knex.raw('CREATE TABLE IF NOT EXISTS t1 (id int)');\n"
+                "  if (!process.env.KNEX_FAST) { console.log('migrating'); await new Promise(r => setTimeout(r, "
+                "120000)); }\n"
+                "};\n"
+                "exports.down = async (knex) => { await knex.raw('DROP TABLE t1'); };\n");
+        m.close();
+
+        Watched watch;
+        watch.p.start(lw::test::leasewatchBin(), {"watch", db.dsn(), "--json", "--interval", "300"});
+        QVERIFY(watch.p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT((watch.read(), watch.refreshes.size() >= 2), 20000);
+
+        QProcess run;
+        QVERIFY(knex(run, {"migrate:latest"}));
+        const QString said = outputUntil(run, "migrating");
+        QVERIFY2(said.contains(QLatin1String("migrating")), qPrintable(said));
+        QCOMPARE(db.value("SELECT is_locked FROM knex_migrations_lock"), QStringLiteral("1"));
+        // The console shows it as knex's lock while the run holds it, and says nothing against it.
+        const auto shown = [&] {
+            watch.read();
+            if (watch.refreshes.empty())
+                return false;
+            for (const auto& l : watch.refreshes.back()[QStringLiteral("leases")][QStringLiteral("rows")].toArray())
+                if (l.toObject()[QStringLiteral("name")].toString() == QLatin1String("migrations lock 1"))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(shown(), 20000);
+        const size_t whileRunning = watch.refreshes.size();
+        QTest::qWait(12000); // past the grace after which a left flag is said
+        watch.read();
+        QVERIFY(watch.refreshes.size() > whileRunning + 5);
+        QVERIFY2(watch.withFinding("flag_left_set") == 0, qPrintable(watch.last()));
+
+        run.kill(); // SIGKILL: no cleanup, the flag stays
+        QVERIFY(run.waitForFinished(10000));
+        QTRY_VERIFY_WITH_TIMEOUT((watch.read(), watch.withFinding("flag_left_set") > 0), 40000);
+        watch.p.kill();
+        watch.p.waitForFinished(5000);
+        QCOMPARE(db.value("SELECT is_locked FROM knex_migrations_lock"), QStringLiteral("1"));
+        QJsonObject left;
+        for (const auto& f : watch.refreshes.back()[QStringLiteral("findings")].toArray())
+            if (f.toObject()[QStringLiteral("kind")].toString() == QLatin1String("flag_left_set"))
+                left = f.toObject();
+        QCOMPARE(left[QStringLiteral("subject")].toString(), QStringLiteral("migrations lock 1"));
+        QVERIFY2(left[QStringLiteral("fix")].toString().contains(QLatin1String("knex migrate:unlock")),
+                 qPrintable(left[QStringLiteral("fix")].toString()));
+
+        // Every later run fails, as knex's users see it.
+        QProcess again;
+        QVERIFY(knex(again, {"migrate:latest"}));
+        QVERIFY(again.waitForFinished(60000));
+        const QString refused = QString::fromUtf8(again.readAll());
+        QVERIFY2(again.exitCode() != 0 && refused.contains(QLatin1String("Migration table is already locked")),
+                 qPrintable(refused));
+
+        // The unlock: knex's own release, compared with the flag as shown, on the record.
+        const auto r = lw::test::runProcess(lw::test::leasewatchBin(),
+                                            {"expire", db.dsn(), "migrations lock 1", "--holder", "", "--operator",
+                                             "--even-if-alive"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QCOMPARE(db.value("SELECT is_locked FROM knex_migrations_lock"), QStringLiteral("0"));
+        lw::AuditLog audit(home.path() + QStringLiteral("/data/Leasewatch/leasewatch/audit.sqlite"));
+        QVERIFY2(audit.isOpen(), qPrintable(audit.errorString()));
+        const auto records = audit.records();
+        QCOMPARE(int(records.size()), 1);
+        QCOMPARE(records.front().outcomeKey, QStringLiteral("expired"));
+        QVERIFY(records.front().database.startsWith(db.name()));
+        // Unlocked twice: nothing is set any more, nothing is written.
+        const auto twice = lw::test::runProcess(lw::test::leasewatchBin(),
+                                                {"expire", db.dsn(), "migrations lock 1", "--holder", "", "--operator",
+                                                 "--even-if-alive"});
+        QCOMPARE(twice.code, 1);
+
+        // knex migrates again (the killed migration, which left its table, runs once more).
+        QProcess after;
+        QProcessEnvironment env = pgEnvironment(db.dsn());
+        env.insert(QStringLiteral("KNEX_FAST"), QStringLiteral("1"));
+        after.setProcessEnvironment(env);
+        after.setProcessChannelMode(QProcess::MergedChannels);
+        after.start(node.path, {cli, QStringLiteral("--knexfile"), knexfile.fileName(), QStringLiteral("migrate:latest")});
+        QVERIFY(after.waitForFinished(60000));
+        QVERIFY2(after.exitCode() == 0, qPrintable(QString::fromUtf8(after.readAll())));
+        QCOMPARE(db.value("SELECT count(*) FROM knex_migrations"), QStringLiteral("2"));
+        QCOMPARE(db.value("SELECT is_locked FROM knex_migrations_lock"), QStringLiteral("0"));
     }
 };
 
