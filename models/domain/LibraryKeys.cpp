@@ -51,7 +51,11 @@ QByteArray libraryKeysSql()
     // src/plans.js:1 DEFAULT_SCHEMA, src/attorney.js:182 config.schema || DEFAULT_SCHEMA), whose
     // key its first install takes before any table exists (src/plans.js:95 create() returns
     // locked(schema, commands), the first command CREATE SCHEMA IF NOT EXISTS): a second instance
-    // starting meanwhile waits on it.
+    // starting meanwhile waits on it. pg-boss 12 (12.38.1 dist/plans.js) adds 'bamClaim' and, per
+    // job table (queue.table_name: 'job_common' for the shared table, 'job' without partitioning,
+    // 'j' || sha224(queue name) for a queue with its own partition),
+    // table + 'failJobsByTimeout' / 'failJobsByHeartbeat' / 'deletion' / 'cleanupDependencies'; the
+    // job tables are read from the catalogue, which needs no privilege on pg-boss's own.
     return "WITH boss(nspname) AS (SELECT n.nspname::text FROM pg_namespace n "
            "WHERE EXISTS (SELECT 1 FROM pg_class j WHERE j.relnamespace = n.oid AND j.relname = 'job') "
            "AND EXISTS (SELECT 1 FROM pg_class v WHERE v.relnamespace = n.oid AND v.relname = 'version') "
@@ -63,7 +67,15 @@ QByteArray libraryKeysSql()
            "SELECT 'pg-boss', n.nspname || CASE WHEN k = '' THEN '' ELSE ' ' || k END, "
            "('x' || encode(sha224((current_database() || '.pgboss.' || n.nspname || k)::bytea), 'hex'))::bit(64)::int8 "
            "FROM boss n CROSS JOIN unnest(ARRAY['', 'create-queue', 'delete-queue', 'queue-stats-insert', "
-           "'queue-stats']) AS k "
+           "'queue-stats', 'bamClaim']) AS k "
+           "UNION ALL "
+           "SELECT 'pg-boss', n.nspname || ' ' || k || ' ' || c.relname::text, "
+           "('x' || encode(sha224((current_database() || '.pgboss.' || n.nspname || c.relname::text || k)::bytea), "
+           "'hex'))::bit(64)::int8 "
+           "FROM boss n JOIN pg_namespace s ON s.nspname = n.nspname JOIN pg_class c ON c.relnamespace = s.oid "
+           "AND c.relkind IN ('r', 'p') AND (c.relname IN ('job', 'job_common') OR c.relname ~ '^j[0-9a-f]{56}$') "
+           "CROSS JOIN unnest(ARRAY['failJobsByTimeout', 'failJobsByHeartbeat', 'deletion', 'cleanupDependencies']) "
+           "AS k "
            "UNION ALL "
            "SELECT 'pg-boss', n.nspname || ' (before v10)', "
            "('x' || md5(current_database() || '.pgboss.' || n.nspname))::bit(64)::int8 "
@@ -114,9 +126,13 @@ void addLibraryKey(LibraryKeyNames& into, const QString& kind, const QString& la
         const qsizetype sp = label.indexOf(QLatin1Char(' '));
         const QString schema = sp < 0 ? label : label.left(sp);
         const QString what = sp < 0 ? QString() : label.mid(sp + 1);
+        const qsizetype tableSp = what.startsWith(QLatin1Char('(')) ? -1 : what.indexOf(QLatin1Char(' '));
         into.insert(*key, what.isEmpty() || what.startsWith(QLatin1Char('('))
                               ? QStringLiteral("pg-boss maintenance lock (schema %1%2)")
                                     .arg(schema, what.isEmpty() ? QString() : QLatin1Char(' ') + what)
+                          : tableSp > 0 // a job table's: "failJobsByTimeout job"
+                              ? QStringLiteral("pg-boss %1 lock (schema %2, table %3)")
+                                    .arg(what.left(tableSp), schema, what.mid(tableSp + 1))
                               : QStringLiteral("pg-boss %1 lock (schema %2)").arg(what, schema));
     }
 }
@@ -129,6 +145,14 @@ QString libraryLockName(const AdvisoryLockRow& l, const LibraryKeyNames& serverK
         return *it;
     if (l.key == kNodePgMigrateLockKey)
         return QStringLiteral("node-pg-migrate migration lock (database %1)").arg(l.database);
+    if (l.key == kKyselyLockKey)
+        return QStringLiteral("Kysely migration lock (database %1)").arg(l.database);
+    if (l.key == kPrismaLockKey)
+        return QStringLiteral("Prisma Migrate migration lock (database %1)").arg(l.database);
+    if (l.key == kPostgresMigrationsLockKey)
+        return QStringLiteral("postgres-migrations migration lock (database %1)").arg(l.database);
+    if (l.key == kGraphileMigrateLockKey)
+        return QStringLiteral("graphile-migrate migration lock (database %1)").arg(l.database);
     if (!l.database.isEmpty() && l.key == railsMigratorLockKey(l.database))
         return QStringLiteral("Rails migration lock (database %1)").arg(l.database);
     // Flyway's default history table, also where the console cannot see the catalogue.

@@ -18,6 +18,19 @@ using LibraryKeyNames = QHash<qint64, QString>;
 // node-pg-migrate: `export const PG_MIGRATE_LOCK_ID = 7_241_865_325_823_964;` (salsita/node-pg-migrate,
 // src/runner.ts), session-level, taken before its BEGIN.
 inline constexpr qint64 kNodePgMigrateLockKey = 7241865325823964;
+// Constant keys of the other migration tools, each read in the library's source:
+// Kysely 0.29.9, src/dialect/postgres/postgres-adapter.ts: LOCK_ID = 3853314791062309107, a
+// session-level pg_advisory_lock (lock_timeout 1 h) on the connection the migrations run on.
+inline constexpr qint64 kKyselyLockKey = 3853314791062309107;
+// Prisma Migrate (prisma-engines, schema-engine/connectors/sql-schema-connector/src/flavour/
+// postgres.rs, acquire_lock()): SELECT pg_advisory_lock(72707369), given up after 10 s.
+inline constexpr qint64 kPrismaLockKey = 72707369;
+// postgres-migrations 5.3.0, src/with-lock.ts: pg_try_advisory_lock(-8525285245963000605) retried
+// every second, so a second run never shows as a lock wait.
+inline constexpr qint64 kPostgresMigrationsLockKey = -8525285245963000605;
+// graphile-migrate 1.4.1, src/pgReal.ts: ADVISORY_LOCK_MIGRATE = 4727445306447283 ("GRAPHILE
+// MIGRATE" on a phone keypad), pg_try_advisory_lock: a second run fails at once.
+inline constexpr qint64 kGraphileMigrateLockKey = 4727445306447283;
 
 quint32 zlibCrc32(QByteArrayView bytes);      // IEEE 802.3, as Ruby's Zlib.crc32
 qint32 javaStringHashCode(const QString& s); // Java's String.hashCode over UTF-16 code units

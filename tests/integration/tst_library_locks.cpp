@@ -44,6 +44,16 @@ private Q_SLOTS:
         pg::Connection flyway = openAppSession(db.dsn(), "flyway");
         runOn(flyway, "SELECT pg_try_advisory_lock(" + QByteArray::number(flywayLockKey("billing", "flyway_schema_history")) + ")");
 
+        // Prisma Migrate (prisma-engines, sql-schema-connector/src/flavour/postgres.rs acquire_lock()):
+        // its engines download at install and cannot run here, so its own statement, as it sends it.
+        pg::Connection prisma = openAppSession(db.dsn(), "prisma-migrate");
+        runOn(prisma, "SELECT pg_advisory_lock(72707369)");
+        // pg-boss 12 (dist/plans.js failJobsByTimeout()): a job table's own maintenance key.
+        pg::Connection boss12 = openAppSession(db.dsn(), "pgboss12");
+        runOn(boss12, "BEGIN");
+        runOn(boss12, "SELECT pg_advisory_xact_lock(('x' || encode(sha224((current_database() || "
+                      "'.pgboss.pgboss' || 'job' || 'failJobsByTimeout')::bytea), 'hex'))::bit(64)::bigint)");
+
         const QString rails_ = QStringLiteral("Rails migration lock (database %1)").arg(db.name());
         const QString npm_ = QStringLiteral("node-pg-migrate migration lock (database %1)").arg(db.name());
         const QString boss_ = QStringLiteral("pg-boss maintenance lock (schema pgboss)");
@@ -58,6 +68,8 @@ private Q_SLOTS:
         QCOMPARE(byPid.value(rails.backendPid()), rails_);
         QCOMPARE(byPid.value(boss.backendPid()), boss_);
         QCOMPARE(byPid.value(flyway.backendPid()), flyway_);
+        QCOMPARE(byPid.value(prisma.backendPid()), QStringLiteral("Prisma Migrate migration lock (database %1)").arg(db.name()));
+        QCOMPARE(byPid.value(boss12.backendPid()), QStringLiteral("pg-boss failJobsByTimeout lock (schema pgboss, table job)"));
 
         // The Locks page: the same names in its model, and the idle migration locks' finding
         // speaks of a migration run, naming the session without application_name by its address.

@@ -28,6 +28,13 @@ const char* kNodePgMigrate = "node-pg-migrate@7.9.1";
 const char* kPgBoss = "pg-boss@10.4.2";
 // 3.x keeps its lock as a flag (knex_migrations_lock.is_locked), with no holder and no time.
 const char* kKnex = "knex@3.3.0";
+// 12.x, installed beside 10.x under another name; ESM only (imported by path). Its keys are the same
+// sha224 as 10.x's, with new ones per job table (dist/plans.js failJobsByTimeout() and others).
+const char* kPgBoss12 = "pg-boss-12@npm:pg-boss@12.38.1";
+// The other migration tools' advisory locks (LibraryKeys.h cites each one's source).
+const char* kKysely = "kysely@0.29.9";                    // ESM only: imported by path
+const char* kPostgresMigrations = "postgres-migrations@5.3.0";
+const char* kGraphileMigrate = "graphile-migrate@1.4.1";
 
 QString npmDir() // below the build tree: one install per build, kept between runs
 {
@@ -90,6 +97,47 @@ bool startNode(QProcess& p, const QString& node, const QString& script, const QS
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(node, {script});
     return p.waitForStarted();
+}
+
+// Writes `text` to `path`.
+bool writeFile(const QString& path, const char* text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == qint64(qstrlen(text));
+}
+
+// Who holds and who waits for the lock named `name` in one `snapshot --json`, by application_name,
+// and whether the blocking tree puts every waiter behind the holder.
+struct HeldAndWaiting
+{
+    QStringList held, waiting;
+    bool behind = false;
+};
+HeldAndWaiting heldAndWaiting(const QJsonDocument& got, const QString& name)
+{
+    HeldAndWaiting h;
+    int holderPid = 0;
+    QList<int> waiterPids;
+    for (const auto& v : got["advisory_locks"].toArray()) {
+        const QJsonObject o = v.toObject();
+        if (o["name"].toString() != name)
+            continue;
+        const QString app = o["session"].toObject()["application_name"].toString();
+        if (o["granted"].toBool()) {
+            h.held << app;
+            holderPid = o["pid"].toInt();
+        } else {
+            h.waiting << app;
+            waiterPids << o["pid"].toInt();
+        }
+    }
+    int behind = 0;
+    for (const auto& root : got["blocking_tree"].toArray())
+        if (root.toObject()["pid"].toInt() == holderPid)
+            for (const auto& kid : root.toObject()["waiting_behind"].toArray())
+                behind += waiterPids.contains(kid.toObject()["pid"].toInt()) ? 1 : 0;
+    h.behind = !waiterPids.isEmpty() && behind == waiterPids.size();
+    return h;
 }
 
 // What `p` said until it said `word`, ended, or a minute passed.
@@ -288,34 +336,182 @@ private Q_SLOTS:
         const auto r = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn(), "--json"});
         const QString name = QStringLiteral("pg-boss maintenance lock (schema pgboss)");
         const QJsonDocument got = QJsonDocument::fromJson(r.out.toUtf8());
-        QStringList held, waiting;
-        int holderPid = 0, waiterPid = 0;
-        for (const auto& v : got["advisory_locks"].toArray()) {
-            const QJsonObject o = v.toObject();
-            if (o["name"].toString() != name)
-                continue;
-            const QString app = o["session"].toObject()["application_name"].toString();
-            if (o["granted"].toBool()) {
-                held << app;
-                holderPid = o["pid"].toInt();
-            } else {
-                waiting << app;
-                waiterPid = o["pid"].toInt();
-            }
-        }
         starting.kill();
         starting.waitForFinished(10000);
         installing.kill();
         installing.waitForFinished(10000);
-        QCOMPARE(held, QStringList{QStringLiteral("pgboss-first")});
-        QCOMPARE(waiting, QStringList{QStringLiteral("pgboss-second")});
+        const HeldAndWaiting h = heldAndWaiting(got, name);
+        QCOMPARE(h.held, QStringList{QStringLiteral("pgboss-first")});
+        QCOMPARE(h.waiting, QStringList{QStringLiteral("pgboss-second")});
         // Who waits behind whom: the starting instance behind the installing one.
-        bool behind = false;
-        for (const auto& root : got["blocking_tree"].toArray())
-            if (root.toObject()["pid"].toInt() == holderPid)
-                for (const auto& kid : root.toObject()["waiting_behind"].toArray())
-                    behind = behind || kid.toObject()["pid"].toInt() == waiterPid;
-        QVERIFY2(behind, qPrintable(r.out.left(3000)));
+        QVERIFY2(h.behind, qPrintable(r.out.left(3000)));
+    }
+
+    // Kysely's Migrator (PostgresAdapter.acquireMigrationLock(): a session-level pg_advisory_lock of
+    // its constant, then the migrations in a transaction on that connection). A second migrator
+    // started meanwhile waits on the key; the console names it, who holds it and who waits behind.
+    void kyselyLockIsNamedWithItsWaiter()
+    {
+        const Node node = nodeWith(kKysely, QStringLiteral("/node_modules/kysely/dist/index.js"));
+        if (!node.skip.isEmpty())
+            QSKIP(qPrintable(node.skip));
+        lw::test::TestDatabase db("real_kysely");
+        QTemporaryDir dir;
+        const QString script = dir.path() + QStringLiteral("/migrate.cjs");
+        QVERIFY(writeFile(script,
+                          "const pg = require('pg');\n"
+                          "(async () => {\n"
+                          "  const { Kysely, PostgresDialect, sql } = await import(process.env.LW_NPM + "
+                          "'/node_modules/kysely/dist/index.js');\n"
+                          "  const { Migrator } = await import(process.env.LW_NPM + "
+                          "'/node_modules/kysely/dist/migration/index.js');\n"
+                          "  const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ "
+                          "application_name: process.argv[2], max: 2 }) }) });\n"
+                          "  const migrations = { '001_slow': { up: async (db) => { console.log('migrating'); "
+                          "await sql`SELECT pg_sleep(8)`.execute(db); } } };\n"
+                          "  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } "
+                          "});\n"
+                          "  const { results, error } = await migrator.migrateToLatest();\n"
+                          "  if (error) throw error;\n"
+                          "  console.log('applied ' + results.length);\n"
+                          "  await db.destroy();\n"
+                          "})().catch(e => { console.error(e); process.exit(1); });\n"));
+        const auto start = [&](QProcess& p, const char* app) {
+            QProcessEnvironment env = pgEnvironment(db.dsn());
+            env.insert(QStringLiteral("LW_NPM"), npmDir());
+            p.setProcessEnvironment(env);
+            p.setProcessChannelMode(QProcess::MergedChannels);
+            p.start(node.path, {script, QString::fromLatin1(app)});
+            return p.waitForStarted();
+        };
+        QProcess first, second;
+        QVERIFY(start(first, "kysely-first"));
+        const QString said = outputUntil(first, "migrating");
+        QVERIFY2(said.contains(QLatin1String("migrating")), qPrintable(said));
+        QVERIFY(start(second, "kysely-second"));
+        QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                           "'kysely-second' AND wait_event_type = 'Lock'"),
+                                  QStringLiteral("1"), 20000);
+        const auto r = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn(), "--json"});
+        const HeldAndWaiting h = heldAndWaiting(QJsonDocument::fromJson(r.out.toUtf8()),
+                                                QStringLiteral("Kysely migration lock (database %1)").arg(db.name()));
+        QVERIFY(first.waitForFinished(30000));
+        QVERIFY(second.waitForFinished(30000));
+        QCOMPARE(h.held, QStringList{QStringLiteral("kysely-first")});
+        QCOMPARE(h.waiting, QStringList{QStringLiteral("kysely-second")});
+        QVERIFY2(h.behind, qPrintable(r.out.left(3000)));
+        // Both ran to the end: the first applied the migration, the second found nothing left.
+        QVERIFY2(QString::fromUtf8(first.readAll()).contains(QLatin1String("applied 1")), "first");
+        QVERIFY2(QString::fromUtf8(second.readAll()).contains(QLatin1String("applied 0")), "second");
+    }
+
+    // postgres-migrations' migrate() runs under its own lock (withAdvisoryLock: pg_try_advisory_lock
+    // of its constant, retried every second, so a second run polls instead of waiting in pg_locks);
+    // graphile-migrate's withAdvisoryLock() takes its keypad constant. Both named while held.
+    void postgresMigrationsAndGraphileMigrateLocksAreNamed()
+    {
+        const Node pm = nodeWith(kPostgresMigrations, QStringLiteral("/node_modules/postgres-migrations/dist/index.js"));
+        if (!pm.skip.isEmpty())
+            QSKIP(qPrintable(pm.skip));
+        const Node gm = nodeWith(kGraphileMigrate, QStringLiteral("/node_modules/graphile-migrate/dist/pgReal.js"));
+        if (!gm.skip.isEmpty())
+            QSKIP(qPrintable(gm.skip));
+        lw::test::TestDatabase db("real_migrators");
+        QTemporaryDir dir;
+        QDir().mkpath(dir.path() + QStringLiteral("/migrations"));
+        QVERIFY(writeFile(dir.path() + QStringLiteral("/migrations/1_slow.sql"), "SELECT pg_sleep(8);\n"));
+        const QString pmScript = dir.path() + QStringLiteral("/pm.js");
+        QVERIFY(writeFile(pmScript,
+                          "const { migrate } = require('postgres-migrations');\n"
+                          "const { Client } = require('pg');\n"
+                          "(async () => {\n"
+                          "  const client = new Client({ application_name: 'postgres-migrations' });\n"
+                          "  await client.connect();\n"
+                          "  console.log('migrating');\n"
+                          "  const done = await migrate({ client }, process.argv[2]);\n"
+                          "  console.log('applied ' + done.length);\n"
+                          "  await client.end();\n"
+                          "})().catch(e => { console.error(e); process.exit(1); });\n"));
+        const QString gmScript = dir.path() + QStringLiteral("/gm.js");
+        QVERIFY(writeFile(gmScript,
+                          "const { withAdvisoryLock } = require('graphile-migrate/dist/pgReal');\n"
+                          "const { Client } = require('pg');\n"
+                          "(async () => {\n"
+                          "  const client = new Client({ application_name: 'graphile-migrate' });\n"
+                          "  await client.connect();\n"
+                          "  await withAdvisoryLock(client, async () => { console.log('held'); await new Promise(r => "
+                          "setTimeout(r, 8000)); });\n"
+                          "  await client.end();\n"
+                          "})().catch(e => { console.error(e); process.exit(1); });\n"));
+        QProcess pmRun, gmRun;
+        pmRun.setProcessEnvironment(pgEnvironment(db.dsn()));
+        pmRun.setProcessChannelMode(QProcess::MergedChannels);
+        pmRun.start(pm.path, {pmScript, dir.path() + QStringLiteral("/migrations")});
+        QVERIFY(startNode(gmRun, gm.path, gmScript, db.dsn()));
+        QVERIFY(outputUntil(gmRun, "held").contains(QLatin1String("held")));
+        // postgres-migrations holds its lock while its migration sleeps.
+        QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                           "'postgres-migrations' AND query LIKE '%pg_sleep%' AND state = 'active'"),
+                                  QStringLiteral("1"), 20000);
+        const auto r = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn(), "--json"});
+        const QJsonDocument got = QJsonDocument::fromJson(r.out.toUtf8());
+        QVERIFY(pmRun.waitForFinished(30000));
+        QVERIFY(gmRun.waitForFinished(30000));
+        QCOMPARE(heldAndWaiting(got, QStringLiteral("postgres-migrations migration lock (database %1)").arg(db.name())).held,
+                 QStringList{QStringLiteral("postgres-migrations")});
+        QCOMPARE(heldAndWaiting(got, QStringLiteral("graphile-migrate migration lock (database %1)").arg(db.name())).held,
+                 QStringList{QStringLiteral("graphile-migrate")});
+        QVERIFY2(QString::fromUtf8(pmRun.readAll()).contains(QLatin1String("applied 2")), "postgres-migrations"); // its table's, ours
+        QCOMPARE(gmRun.exitCode(), 0);
+    }
+
+    // pg-boss 12 installs its schema and a queue; its expiry maintenance for the shared job table
+    // (plans.failJobsByTimeout(), its transaction left open here) holds that table's own key.
+    void pgBoss12JobTableLockIsNamed()
+    {
+        const Node node = nodeWith(kPgBoss12, QStringLiteral("/node_modules/pg-boss-12/dist/plans.js"));
+        if (!node.skip.isEmpty())
+            QSKIP(qPrintable(node.skip));
+        lw::test::TestDatabase db("real_pgboss12");
+        QTemporaryDir dir;
+        const QString script = dir.path() + QStringLiteral("/boss12.cjs");
+        QVERIFY(writeFile(script,
+                          "const { Client } = require('pg');\n"
+                          "(async () => {\n"
+                          "  const { PgBoss } = await import(process.env.LW_NPM + '/node_modules/pg-boss-12/dist/index.js');\n"
+                          "  const plans = await import(process.env.LW_NPM + '/node_modules/pg-boss-12/dist/plans.js');\n"
+                          "  const boss = new PgBoss({});\n"
+                          "  boss.on('error', e => console.error(e));\n"
+                          "  await boss.start();\n"
+                          "  await boss.createQueue('emails');\n"
+                          "  await boss.stop({ graceful: false, wait: true });\n"
+                          "  const c = new Client({ application_name: 'pgboss12' });\n"
+                          "  await c.connect();\n"
+                          "  await c.query(plans.failJobsByTimeout('pgboss', 'job_common', ['emails'], false)"
+                          ".replace(/COMMIT;?\\s*$/, ''));\n"
+                          "  console.log('held');\n"
+                          "  await new Promise(r => setTimeout(r, 8000));\n"
+                          "  await c.query('COMMIT');\n"
+                          "  await c.end();\n"
+                          "  process.exit(0);\n"
+                          "})().catch(e => { console.error(e); process.exit(1); });\n"));
+        QProcess boss;
+        QProcessEnvironment env = pgEnvironment(db.dsn());
+        env.insert(QStringLiteral("LW_NPM"), npmDir());
+        boss.setProcessEnvironment(env);
+        boss.setProcessChannelMode(QProcess::MergedChannels);
+        boss.start(node.path, {script});
+        QVERIFY(boss.waitForStarted());
+        const QString said = outputUntil(boss, "held");
+        QVERIFY2(said.contains(QLatin1String("held")), qPrintable(said));
+        QCOMPARE(db.value("SELECT table_name FROM pgboss.queue WHERE name = 'emails'"), QStringLiteral("job_common"));
+        const auto r = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn(), "--json"});
+        QVERIFY(boss.waitForFinished(30000));
+        QCOMPARE(heldAndWaiting(QJsonDocument::fromJson(r.out.toUtf8()),
+                                QStringLiteral("pg-boss failJobsByTimeout lock (schema pgboss, table job_common)"))
+                     .held,
+                 QStringList{QStringLiteral("pgboss12")});
+        QCOMPARE(boss.exitCode(), 0);
     }
 
     // knex keeps its migration lock as a flag. A run whose migration does not use a transaction

@@ -22,6 +22,9 @@ private Q_SLOTS:
         QCOMPARE(flywayLockKey("public", "flyway_schema_history"), Q_INT64_C(77433833903597));
         QCOMPARE(flywayLockKey("app", "flyway_schema_history"), Q_INT64_C(77431436970681));
         QCOMPARE(kNodePgMigrateLockKey, Q_INT64_C(7241865325823964));
+        // Kysely's key as pg_locks shows it (classid, objid): the pair its issues quote.
+        QCOMPARE(kKyselyLockKey >> 32, Q_INT64_C(897169763));
+        QCOMPARE(kKyselyLockKey & 0xffffffff, Q_INT64_C(17238259));
     }
 
     void heldKeysAreNamed()
@@ -42,6 +45,22 @@ private Q_SLOTS:
         l.key = flywayLockKey("billing", "flyway_schema_history");
         QCOMPARE(libraryLockName(l, server), QStringLiteral("Flyway migration lock (\"billing\".\"flyway_schema_history\")"));
         QVERIFY(isMigrationLockName(libraryLockName(l, server)));
+        // pg-boss 12's per-table keys name the job table.
+        addLibraryKey(server, "pg-boss", "pgboss failJobsByTimeout job", Q_INT64_C(42));
+        l.key = 42;
+        QCOMPARE(libraryLockName(l, server), QStringLiteral("pg-boss failJobsByTimeout lock (schema pgboss, table job)"));
+        // The migration tools' constant keys.
+        const std::pair<qint64, const char*> tools[] = {
+            {kKyselyLockKey, "Kysely migration lock (database app)"},
+            {kPrismaLockKey, "Prisma Migrate migration lock (database app)"},
+            {kPostgresMigrationsLockKey, "postgres-migrations migration lock (database app)"},
+            {kGraphileMigrateLockKey, "graphile-migrate migration lock (database app)"}};
+        l.database = "app";
+        for (const auto& [key, name] : tools) {
+            l.key = key;
+            QCOMPARE(libraryLockName(l, {}), QString::fromLatin1(name));
+            QVERIFY(isMigrationLockName(libraryLockName(l, {})));
+        }
     }
 
     void sessionsWithoutApplicationNameAreNamedByAddress()
