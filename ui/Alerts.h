@@ -25,7 +25,7 @@ struct AlertConfig
     QSet<FindingKind> kinds = {FindingKind::StaleLease, FindingKind::PoolPinned, FindingKind::LockTablePressure,
                                FindingKind::Deadlocks, FindingKind::ConnectionsNearLimit,
                                FindingKind::BouncerSlotHoldsLock, FindingKind::ServerNotAnswering,
-                               FindingKind::FlagLeftSet};
+                               FindingKind::FlagLeftSet, FindingKind::DoubleRun};
 };
 
 class Alerts : public QObject

@@ -105,6 +105,8 @@ QString findingKindKey(FindingKind k)
         return QStringLiteral("holder_gone");
     case FindingKind::FlagLeftSet:
         return QStringLiteral("flag_left_set");
+    case FindingKind::DoubleRun:
+        return QStringLiteral("double_run");
     }
     return {};
 }

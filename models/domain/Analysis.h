@@ -117,6 +117,7 @@ enum class FindingKind {
     ServerNotAnswering,
     HolderGone, // a lock that keeps no session (ShedLock): its holder's host disconnected, the lock held on
     FlagLeftSet, // a lock kept as a bare flag (knex's is_locked) whose setter's sessions are gone
+    DoubleRun,   // a lease taken over while the previous holder's sessions are still busy
 };
 QString findingKindKey(FindingKind k);
 

@@ -126,7 +126,7 @@ std::vector<Finding> leaseFindings(const LeaseTracker& leases)
 
 std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leases,
                                      const DeadlockWindow* deadlocks, const HolderPresence* presence,
-                                     const FlagLockWatch* flags)
+                                     const FlagLockWatch* flags, const TakeoverOverlap* overlaps)
 {
     std::vector<Finding> out = leaseFindings(leases);
     if (presence) {
@@ -136,6 +136,10 @@ std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leas
     if (flags) {
         std::vector<Finding> left = flags->findings(leases);
         out.insert(out.end(), left.begin(), left.end());
+    }
+    if (overlaps) {
+        std::vector<Finding> both = overlaps->findings(leases);
+        out.insert(out.end(), both.begin(), both.end());
     }
     if (s.leasesError || s.leasesPartial) {
         // Blind to leases (or to one table of them): never "all clear" while a table cannot be read.

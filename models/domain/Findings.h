@@ -11,6 +11,7 @@ namespace lw {
 class LeaseTracker; // by reference: the lease rules are not every reader's to rebuild with
 class HolderPresence;
 class FlagLockWatch;
+class TakeoverOverlap;
 
 // pg_stat_database.deadlocks sampled per refresh; growth within the window is a finding.
 class DeadlockWindow
@@ -31,7 +32,8 @@ private:
 std::vector<Finding> leaseFindings(const LeaseTracker& leases);
 std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leases,
                                      const DeadlockWindow* deadlocks, const HolderPresence* presence = nullptr,
-                                     const FlagLockWatch* flags = nullptr);
+                                     const FlagLockWatch* flags = nullptr,
+                                     const TakeoverOverlap* overlaps = nullptr);
 // Worst first (severity), in their order within a severity: the order every list of findings shows.
 void sortWorstFirst(std::vector<Finding>& findings);
 

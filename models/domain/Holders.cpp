@@ -281,6 +281,90 @@ std::vector<Finding> FlagLockWatch::findings(const LeaseTracker& leases) const
     return out;
 }
 
+// ---- Double runs ----------------------------------------------------------------------------------
+
+void TakeoverOverlap::observe(const Snapshot& s, const LeaseTracker& leases)
+{
+    if (!s.ok)
+        return;
+    if (leases.appliedNow() == s.serverNow) {
+        for (const auto& [row, change] : leases.lastChanges()) {
+            if (change != LeaseChange::TakeOver)
+                continue;
+            const LeaseTracker::Entry& e = leases.entry(row);
+            const LeaseTableConfig* t = leases.tableAt(row);
+            const HolderParts old = splitHolder(e.track.previousHolder,
+                                                t ? t->holderFormat : LeaseTableConfig::HolderFormat::HostPidToken);
+            if (!old.structured || old.host.isEmpty() ||
+                (e.holder.structured && e.holder.host.compare(old.host, Qt::CaseInsensitive) == 0))
+                continue;
+            Overlap o;
+            o.previousHolder = e.track.previousHolder;
+            o.previousHost = old.host;
+            o.holder = e.track.row.holder.value_or(QString());
+            o.takenOverAt = e.track.takenOverAt.value_or(s.serverNow);
+            open_.insert(e.key, o);
+        }
+    }
+    for (auto it = open_.begin(); it != open_.end();) {
+        const int row = leases.rowOfKey(it.key());
+        const bool same = row >= 0 && leases.stateAt(row, s.serverNow) != LeaseState::Released &&
+                          leases.entry(row).track.row.holder.value_or(QString()) == it->holder &&
+                          leases.entry(row).track.previousHolder == it->previousHolder;
+        std::vector<int> busy;
+        if (same)
+            for (const SessionRow& r : s.sessions)
+                if (r.database == s.server.database && !r.state.isEmpty() && r.state != QLatin1String("idle") &&
+                    sessionFromHost(r, it->previousHost))
+                    busy.push_back(r.pid);
+        if (busy.empty()) {
+            it = open_.erase(it); // idle, gone, or the lease moved on: over
+        } else {
+            it->busyPids = std::move(busy);
+            ++it;
+        }
+    }
+}
+
+const TakeoverOverlap::Overlap* TakeoverOverlap::overlap(const QString& key) const
+{
+    const auto it = open_.constFind(key);
+    return it == open_.cend() ? nullptr : &*it;
+}
+
+std::vector<Finding> TakeoverOverlap::findings(const LeaseTracker& leases) const
+{
+    std::vector<Finding> out;
+    for (auto it = open_.cbegin(); it != open_.cend(); ++it) {
+        const int row = leases.rowOfKey(it.key());
+        if (row < 0)
+            continue;
+        const Overlap& o = *it;
+        const LeaseTracker::Entry& e = leases.entry(row);
+        const QString newHost = e.holder.structured && !e.holder.host.isEmpty() ? e.holder.host : o.holder;
+        const QString& name = e.track.row.name;
+        Finding f;
+        f.kind = FindingKind::DoubleRun;
+        f.severity = 2;
+        f.subject = name;
+        f.id = findingKindKey(f.kind) + QLatin1Char(':') + it.key();
+        f.title = QStringLiteral("%1: %2 may still be running it — its sessions stayed active after %3 took the lease "
+                                 "at %4")
+                      .arg(name, o.previousHost, newHost, clockText(o.takenOverAt));
+        f.explanation =
+            QStringLiteral("The lease expired without a renewal from %1 (%2) and %3 took it over, but %1's sessions are "
+                           "still busy (pid %4): it stalled or lost the database for longer than the TTL and may not "
+                           "know yet. Until its next renewal fails, both may do the work the lease protects.")
+                .arg(o.previousHost, o.previousHolder, newHost, pidList(o.busyPids));
+        f.fix = QStringLiteral("Check whether %1 still runs the job (its logs, or what pid %2 is running); stop it "
+                               "or cancel its statement if it does. Have the job check that it still holds the lease "
+                               "before it commits its work.")
+                    .arg(o.previousHost, pidList(o.busyPids));
+        out.push_back(f);
+    }
+    return out;
+}
+
 // ---- Evidence -------------------------------------------------------------------------------------
 
 bool sessionFromHost(const SessionRow& s, const QString& host)

@@ -85,6 +85,30 @@ private:
     QHash<QString, Seen> watched_; // lease key → what was seen of its flag while set
 };
 
+// A lease taken over while its previous holder may still be doing the work (seed incident 4's
+// double run): the old holder stalled, or lost the database for longer than the TTL, the next
+// instance took the lease after its expiry, and both run the job until the old one's next renewal
+// fails. Sessions from the old holder's host (client address or application_name, as the evidence
+// matches them) that are busy (not idle) after the take-over say it may still run; the warning
+// lasts until they go idle or disconnect, or the lease changes again. Old and new holder on one
+// host cannot be told apart by their sessions: nothing is said then.
+class TakeoverOverlap
+{
+public:
+    void observe(const Snapshot& s, const LeaseTracker& leases);
+    struct Overlap
+    {
+        QString previousHolder, previousHost, holder;
+        double takenOverAt = 0;
+        std::vector<int> busyPids; // the old host's sessions busy at the last refresh
+    };
+    const Overlap* overlap(const QString& key) const;
+    std::vector<Finding> findings(const LeaseTracker& leases) const;
+
+private:
+    QHash<QString, Overlap> open_; // lease key → a take-over whose old holder is still busy
+};
+
 // ---- Evidence: does the holder look dead or alive? ------------------------------------------------
 
 struct HolderEvidence

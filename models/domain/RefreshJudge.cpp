@@ -40,8 +40,9 @@ void RefreshJudge::judge(const Snapshot& s)
     if (!loading_) { // the holders are matched with every row, so only once all are in
         presence_.observe(s, leases_);
         flags_.observe(s, leases_);
+        overlaps_.observe(s, leases_);
     }
-    findings_ = collectFindings(s, leases_, &deadlocks_, &presence_, &flags_);
+    findings_ = collectFindings(s, leases_, &deadlocks_, &presence_, &flags_, &overlaps_);
 }
 
 void RefreshJudge::restart()
@@ -59,6 +60,7 @@ void RefreshJudge::restart()
     deadlocks_ = DeadlockWindow(deadlocks_.windowSeconds());
     presence_ = HolderPresence();
     flags_ = FlagLockWatch();
+    overlaps_ = TakeoverOverlap();
     findings_.clear();
 }
 

@@ -52,6 +52,7 @@ public:
     const LeaseTracker& leases() const { return leases_; }
     const HolderPresence& presence() const { return presence_; }
     const FlagLockWatch& flags() const { return flags_; }
+    const TakeoverOverlap& overlaps() const { return overlaps_; }
     // collectFindings() of the last refresh that answered, worst first.
     const std::vector<Finding>& findings() const { return findings_; }
 
@@ -62,6 +63,7 @@ private:
     DeadlockWindow deadlocks_;
     HolderPresence presence_;
     FlagLockWatch flags_;
+    TakeoverOverlap overlaps_;
     std::vector<Finding> findings_;
     RowIntake* intake_ = nullptr;
     bool loading_ = false;

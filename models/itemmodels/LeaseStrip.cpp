@@ -1,5 +1,7 @@
 #include "LeaseStrip.h"
 
+#include <algorithm>
+
 namespace lw {
 
 QString stripStateText(StripSegment::State s)
@@ -17,6 +19,21 @@ QString stripStateText(StripSegment::State s)
         return QStringLiteral("released");
     }
     return {};
+}
+
+std::vector<Overlap> leaseOverlaps(const std::vector<RecordedFinding>& findings, const QString& lease, double t0,
+                                   double t1)
+{
+    std::vector<Overlap> out;
+    for (const RecordedFinding& f : findings) {
+        if (f.kind != QLatin1String("double_run") || f.subject != lease)
+            continue;
+        const double from = std::max(f.appearedAt, t0), to = std::min(f.goneAt.value_or(t1), t1);
+        if (to > from)
+            out.emplace_back(from, to);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 std::vector<StripSegment> leaseStrip(const std::vector<LeaseTimelineEvent>& events, double t0, double t1)

@@ -25,4 +25,10 @@ QString stripStateText(StripSegment::State s); // "renewal overdue"
 // before the first event (the strip is empty there).
 std::vector<StripSegment> leaseStrip(const std::vector<LeaseTimelineEvent>& events, double t0, double t1);
 
+// Where two holders may both have run `lease`'s work (a take-over while the previous holder's
+// sessions stayed busy: the recorded double_run findings), clipped to [t0, t1], oldest first.
+using Overlap = std::pair<double, double>;
+std::vector<Overlap> leaseOverlaps(const std::vector<RecordedFinding>& findings, const QString& lease, double t0,
+                                   double t1);
+
 } // namespace lw

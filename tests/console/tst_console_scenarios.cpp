@@ -24,12 +24,12 @@ namespace {
 struct Session
 {
     pg::Connection c;
-    explicit Session(const QString& dsn)
+    explicit Session(const QString& dsn, const QString& app = QStringLiteral("key-test"))
     {
         pg::ConnectOptions o;
         o.dsn = dsn;
         o.readOnly = false;
-        o.applicationName = QStringLiteral("key-test");
+        o.applicationName = app;
         if (c.connect(o).isError())
             qFatal("connect failed");
     }
@@ -81,6 +81,44 @@ private Q_SLOTS:
         const QList<LeaseState> expected = {LeaseState::Held, LeaseState::RenewalOverdue, LeaseState::Stale,
                                             LeaseState::TakenOver};
         QCOMPARE(firsts.mid(0, 4), expected);
+    }
+
+    // Incident 4's double run: web-1 holds "sweep" and stalls past its TTL while its session keeps
+    // working (a long statement); web-2 takes the lease over after its expiry. While web-1's
+    // session stays busy, a warning says it may still be running it; once that session is idle
+    // (still connected) the warning goes.
+    void doubleRunIsSaidUntilTheOldHolderStops()
+    {
+        test::TestDatabase db("double_run");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at timestamptz)");
+        const QByteArray take = "INSERT INTO leases VALUES ('sweep', '%1', now(), now() + interval '%2 s') ON CONFLICT "
+                                "(name) DO UPDATE SET holder = excluded.holder, taken_at = excluded.taken_at, "
+                                "expires_at = excluded.expires_at WHERE leases.expires_at < now()";
+        Session web1(db.dsn(), QStringLiteral("sweeper@web-1"));
+        web1.exec(QByteArray(take).replace("%1", "web-1:4242:aa").replace("%2", "2"));
+        Monitor m(fastConfig(db.dsn()));
+        m.start();
+        QTRY_VERIFY_WITH_TIMEOUT(m.leases()->rowOfKey(QStringLiteral("sweep")) >= 0, 10000);
+        // web-1 stalls in its work: its renewer stops, its session stays busy.
+        QVERIFY(PQsendQuery(web1.c.raw(), "SELECT pg_sleep(15)") == 1);
+        QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT expires_at < now() FROM leases"), QStringLiteral("t"), 10000);
+        Session web2(db.dsn(), QStringLiteral("sweeper@web-2"));
+        web2.exec(QByteArray(take).replace("%1", "web-2:77:bb").replace("%2", "30"));
+        QCOMPARE(db.value("SELECT holder FROM leases"), QStringLiteral("web-2:77:bb"));
+        const auto doubleRun = [&]() -> QString {
+            for (int i = 0; i < m.findings()->rowCount(); ++i)
+                if (m.findings()->finding(i).kind == FindingKind::DoubleRun)
+                    return m.findings()->finding(i).title;
+            return {};
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!doubleRun().isEmpty(), 10000);
+        QVERIFY2(doubleRun().startsWith(QLatin1String("sweep: web-1 may still be running it")), qPrintable(doubleRun()));
+        // web-1's statement ends; its session stays, idle: it has stopped.
+        while (PGresult* r = PQgetResult(web1.c.raw()))
+            PQclear(r);
+        QTRY_VERIFY_WITH_TIMEOUT(doubleRun().isEmpty(), 10000);
+        QCOMPARE(db.value("SELECT state FROM pg_stat_activity WHERE application_name = 'sweeper@web-1'"),
+                 QStringLiteral("idle"));
     }
 
     // Incident 1: a pool of four, four idle backends each holding one session-level advisory lock.

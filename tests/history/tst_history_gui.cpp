@@ -53,6 +53,10 @@ private Q_SLOTS:
             SnapshotSpec sp;
             sp.now = 8000 + i;
             sp.sessions = {session(101, QStringLiteral("app"), QStringLiteral("idle"))};
+            // h1 stalled, not dead: its session stays busy until 8045, after h2's takeover at 8040.
+            if (i >= 38 && i < 45)
+                sp.sessions = {session(101, QStringLiteral("app"), QStringLiteral("idle")),
+                               session(102, QStringLiteral("worker@h1"), QStringLiteral("active"))};
             sp.locks = {advisoryLock(101, 3)};
             // "job" renewed every 2 s by h1 until 8020, stale until h2 takes it over at 8040.
             const double exp = i <= 20 ? 8000 + (i / 2) * 2 + 4 : 8024;
@@ -150,6 +154,10 @@ private Q_SLOTS:
                  qPrintable(seen.join(" | ")));
         QCOMPARE(one[0].segments.back().to, r.range().to); // up to the last recorded refresh
         QVERIFY(view.leaseStrip()->describe(0, 8035).contains(QStringLiteral("stale")));
+        // Both may have run it from h2's takeover until h1's session went idle: framed on the strip.
+        QCOMPARE(one[0].overlaps, (std::vector<Overlap>{{8040.0, 8045.0}}));
+        QVERIFY(view.leaseStrip()->describe(0, 8042).contains(QStringLiteral("may still have run it")));
+        QVERIFY(!view.leaseStrip()->describe(0, 8047).contains(QStringLiteral("may still have run it")));
 
         // The whole table over the last recorded hour: both leases, "batch" ends released.
         const auto& all = view.tableStrips()->rows();

@@ -13,6 +13,20 @@ void append(SharedRows<T>& rows, T row)
     rows = std::move(v);
 }
 
+// A refresh of database "app" that answered at server time `now`, arrived at the monotonic
+// millisecond the same number of seconds gives (a judge whose clock reads `monoMs` then
+// estimates the server's time as `now`).
+inline Snapshot answeredAt(double now, qint64& monoMs)
+{
+    Snapshot s;
+    s.ok = true;
+    s.serverNow = now;
+    monoMs = qint64(now * 1000);
+    s.receivedMonotonicMs = monoMs;
+    s.server.database = QStringLiteral("app");
+    return s;
+}
+
 inline LeaseRow lease(const QString& name, const QString& holder, double taken, double expires)
 {
     LeaseRow r;

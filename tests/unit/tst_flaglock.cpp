@@ -9,10 +9,6 @@
 
 using namespace lw;
 
-namespace {
-const QString kDb = QStringLiteral("app");
-}
-
 class TestFlagLock : public QObject
 {
     Q_OBJECT
@@ -23,12 +19,7 @@ class TestFlagLock : public QObject
     // One refresh at server time `now`: the flag set or not, and these sessions.
     const std::vector<Finding>& refresh(RefreshJudge& j, double now, bool set, std::vector<SessionRow> sessions)
     {
-        Snapshot s;
-        s.ok = true;
-        s.serverNow = now;
-        mono_ = qint64(now * 1000);
-        s.receivedMonotonicMs = mono_;
-        s.server.database = kDb;
+        Snapshot s = test::answeredAt(now, mono_);
         s.leaseTables = tables_;
         std::vector<LeaseRow> rows;
         if (set) {

@@ -38,6 +38,11 @@ QColor colourOf(StripSegment::State s)
     }
     return {};
 }
+// Two holders at work is as bad as a stale lease: its colour, as a dashed frame over the held span.
+QColor overlapColour()
+{
+    return leaseStateColor(LeaseState::Stale);
+}
 } // namespace
 
 QString LeaseStripView::legendHtml()
@@ -48,8 +53,9 @@ QString LeaseStripView::legendHtml()
         html += QStringLiteral("<span style=\"color:%1\">■</span> %2%3 &nbsp; ")
                     .arg(colourOf(st).name(), stripStateText(st),
                          st == StripSegment::State::Forced ? QStringLiteral(" (hatched)") : QString());
-    return html + QStringLiteral("<span style=\"color:%1\">▍</span> taken over")
-                      .arg(leaseStateColor(LeaseState::TakenOver).name());
+    return html + QStringLiteral("<span style=\"color:%1\">▍</span> taken over &nbsp; "
+                                 "<span style=\"color:%2\">┅</span> both may have run it")
+                      .arg(leaseStateColor(LeaseState::TakenOver).name(), overlapColour().name());
 }
 
 LeaseStripView::LeaseStripView(QWidget* parent) : QWidget(parent)
@@ -117,6 +123,10 @@ QString LeaseStripView::describe(int row, double t) const
     if (s->takenOver)
         text += QStringLiteral(" (taken over)");
     text += QStringLiteral("\n%1 → %2").arg(formatServerTime(s->from), formatServerTime(s->to));
+    for (const Overlap& o : rows_[size_t(row)].overlaps)
+        if (t >= o.first && t <= o.second)
+            text += QStringLiteral("\nthe previous holder may still have run it (its sessions stayed busy), %1 → %2")
+                        .arg(formatServerTime(o.first), formatServerTime(o.second));
     return text;
 }
 
@@ -188,6 +198,12 @@ void LeaseStripView::paintEvent(QPaintEvent*)
             if (s.takenOver) { // a takeover: a tick across the row
                 p.fillRect(QRect(x0 - 1, y, 3, kRowH), leaseStateColor(LeaseState::TakenOver));
             }
+        }
+        for (const Overlap& o : row.overlaps) { // both may have run it: a dashed frame over the span
+            const int x0 = xOf(o.first), x1 = std::max(xOf(o.second), x0 + 2);
+            p.setPen(QPen(overlapColour(), 2, Qt::DashLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRect(x0, y + 1, x1 - x0, kRowH - 3));
         }
     }
 }

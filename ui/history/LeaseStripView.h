@@ -1,7 +1,8 @@
 #pragma once
 // Leases' holders over time as strips (issue 27, point 6): one row per lease, coloured by state
 // (held, renewal overdue, stale, force-expired, released), a tick where another holder took it
-// over; hover for the span's holder and times, click a row to read its events. Painted directly:
+// over, a dashed frame where the previous holder may still have run it; hover for the span's holder
+// and times, click a row to read its events. Painted directly:
 // a few hundred rows of a few spans each, redrawn only when the page is opened or a lease picked.
 #include "itemmodels/LeaseStrip.h"
 
@@ -17,6 +18,7 @@ public:
     {
         QString lease;
         std::vector<StripSegment> segments;
+        std::vector<Overlap> overlaps; // both holders may have run it (leaseOverlaps())
     };
     explicit LeaseStripView(QWidget* parent = nullptr);
 

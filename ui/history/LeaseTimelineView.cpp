@@ -78,13 +78,14 @@ void LeaseTimelineView::refreshStrips()
     const auto range = reader_->range();
     const double t1 = range.to, t0 = std::max(range.from, t1 - 3600);
     const QStringList names = reader_->leaseNames();
+    const std::vector<RecordedFinding> found = reader_->findings(t0, t1);
     std::vector<LeaseStripView::Row> rows;
     for (const QString& n : names) {
         if (int(rows.size()) >= kStripLeases)
             break;
         std::vector<StripSegment> segs = lw::leaseStrip(reader_->timeline(n), t0, t1);
         if (!segs.empty())
-            rows.push_back({n, std::move(segs)});
+            rows.push_back({n, std::move(segs), lw::leaseOverlaps(found, n, t0, t1)});
     }
     tableStrips_->setRows(std::move(rows), t0, t1);
     stripsNote_->setText((names.size() > kStripLeases
@@ -158,8 +159,10 @@ void LeaseTimelineView::showLease(const QString& name)
     summary_->setText(text);
     const auto range = reader_->range();
     const double from = model_->rowCount() > 0 ? model_->event(0).at : range.from;
-    leaseStrip_->setRows({{name, lw::leaseStrip(model_->events(), from, std::max(range.to, from + 1))}}, from,
-                         std::max(range.to, from + 1));
+    const double to = std::max(range.to, from + 1);
+    leaseStrip_->setRows({{name, lw::leaseStrip(model_->events(), from, to),
+                           lw::leaseOverlaps(reader_->findings(from, to), name, from, to)}},
+                         from, to);
     table_->scrollToBottom();
 }
 
