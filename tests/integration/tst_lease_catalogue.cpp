@@ -690,6 +690,43 @@ private Q_SLOTS:
         QCOMPARE(off.code, 3);
         QVERIFY2(off.err.contains("public.leases"), qPrintable(off.err));
     }
+
+    // knex's lock table (knex 3.3.0 table-creator.js): at rest (is_locked = 0) it is read and says
+    // nothing; set, it is knex's lock with no holder and no time, and one look says nothing against
+    // it (a run may hold it); another application's table of that name is not read, quietly; a
+    // role that cannot read it gets the GRANT.
+    void knexLockTableAtRestSetAndUnreadable()
+    {
+        lw::test::TestDatabase db("catalogue_knex");
+        db.exec("CREATE TABLE knex_migrations_lock (index serial PRIMARY KEY, is_locked integer); "
+                "INSERT INTO knex_migrations_lock (is_locked) VALUES (0)");
+        db.exec("CREATE SCHEMA other; CREATE TABLE other.knex_migrations_lock (id text)");
+        Snap s = snapshot(db.dsn());
+        QVERIFY2(s.code == 0, qPrintable(s.err + s.out));
+        QCOMPARE(schemesRead(s), QStringList{"knex"});
+        QVERIFY(rowsByScheme(s).value("knex").isEmpty());
+        QVERIFY2(s.doc["findings"].toArray().isEmpty(), qPrintable(s.out));
+        bool said = false;
+        for (const auto& v : s.doc["leases"].toObject()["found"].toArray())
+            said = said || (v.toString().contains("other.knex_migrations_lock") && v.toString().contains("not read"));
+        QVERIFY2(said, qPrintable(s.out));
+
+        db.exec("UPDATE knex_migrations_lock SET is_locked = 1");
+        s = snapshot(db.dsn());
+        const QJsonObject row = rowsByScheme(s).value("knex").value("migrations lock 1");
+        QCOMPARE(row["state"].toString(), QStringLiteral("unknown"));
+        QVERIFY(row["holder"].isNull());
+        QVERIFY2(s.doc["findings"].toArray().isEmpty(), qPrintable(s.out));
+
+        db.exec("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'catalogue_knex') THEN "
+                "CREATE ROLE catalogue_knex LOGIN; END IF; END $$");
+        QString monDsn = db.dsn();
+        monDsn.replace(QRegularExpression(QStringLiteral("user=\\S+")), QStringLiteral("user=catalogue_knex"));
+        // Its only lease table unreadable: the snapshot says so, with the GRANT to run.
+        const Snap mon = snapshot(monDsn);
+        QVERIFY2(mon.err.contains("GRANT SELECT ON public.knex_migrations_lock TO catalogue_knex"),
+                 qPrintable(mon.err + mon.out));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLeaseCatalogue)
