@@ -118,6 +118,7 @@ struct OutageTrack
     QDateTime lastAnswer, firstFailure;
     DbError began;
     std::pair<int, int> lastConnections{0, 0};
+    ServerInfo server; // of the last answer
 
     void answered(const Snapshot& s)
     {
@@ -127,6 +128,7 @@ struct OutageTrack
         began = {};
         if (s.analysis)
             lastConnections = {s.analysis->connectionsUsed, s.analysis->connectionBudget};
+        server = s.server;
     }
     // A failed refresh, in the Overview's words; `waitMs` becomes the back-off before the next
     // attempt, like the window's (doubling, capped at 30 s).
@@ -147,6 +149,8 @@ struct OutageTrack
         o.refreshDeadlineMs = cfg.refreshDeadlineMs;
         o.connectionsUsed = lastConnections.first;
         o.connectionBudget = lastConnections.second;
+        o.role = server.user;
+        o.serverVersionNum = server.versionNum;
         return o;
     }
 };

@@ -130,6 +130,7 @@ void DatabaseWatch::onSnapshot(const Snapshot& s)
         lastGoodServerNow_ = s.serverNow;
         lastGoodWall_ = QDateTime::currentDateTime();
         lastGoodAnalysis_ = s.analysis;
+        lastGoodServer_ = s.server;
         outageBegan_ = {};
         outageFinding_.reset();
         publishFindings();
@@ -211,6 +212,8 @@ std::optional<OutageView> DatabaseWatch::outage() const
         o.connectionsUsed = a->connectionsUsed;
         o.connectionBudget = a->connectionBudget;
     }
+    o.role = lastGoodServer_.user;
+    o.serverVersionNum = lastGoodServer_.versionNum;
     return o;
 }
 

@@ -107,6 +107,7 @@ private:
     double lastGoodServerNow_ = 0;
     QDateTime lastGoodWall_; // when the last good refresh arrived (local wall time)
     std::shared_ptr<const Analysis> lastGoodAnalysis_;
+    ServerInfo lastGoodServer_; // the role and version an outage's advice names
     DbError outageBegan_; // the failure that ended the last good stretch
     std::optional<Finding> outageFinding_;
     ConnectionStatus status_;

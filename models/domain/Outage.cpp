@@ -1,5 +1,6 @@
 #include "Outage.h"
 
+#include "SqlText.h"
 #include "Wording.h"
 
 namespace lw {
@@ -153,6 +154,37 @@ QString outageCause(const OutageView& o)
     return seen;
 }
 
+namespace {
+// Every slot is taken. A role's or a database's own CONNECTION LIMIT says so in its message; else
+// the way for the console to get in next time is a reserved slot: PostgreSQL 16+ keeps
+// reserved_connections for members of pg_use_reserved_connections (its refusal names that role),
+// older servers keep slots for superusers only.
+QString tooManyConnectionsFix(const OutageView& o, const DbError& e)
+{
+    const QString role = o.role.isEmpty() ? QStringLiteral("<monitoring role>") : sqlIdentifier(o.role);
+    if (has(e, "too many connections for role"))
+        return QStringLiteral("The console's role has reached its own CONNECTION LIMIT: end its idle sessions, or "
+                              "raise the limit (ALTER ROLE %1 CONNECTION LIMIT <n>;).")
+            .arg(role);
+    if (has(e, "too many connections for database"))
+        return QStringLiteral("The database has reached its own CONNECTION LIMIT: end idle sessions "
+                              "(pg_terminate_backend) or raise it (ALTER DATABASE … CONNECTION LIMIT <n>;).");
+    const QString now = QStringLiteral("End idle sessions (pg_terminate_backend) or lower the applications' pool "
+                                       "sizes.");
+    if (o.serverVersionNum > 0 && o.serverVersionNum < 160000 && !has(e, "pg_use_reserved_connections"))
+        return now + QStringLiteral(" PostgreSQL %1 keeps slots for superusers only (superuser_reserved_connections); "
+                                    "from 16 on, GRANT pg_use_reserved_connections TO %2; with reserved_connections "
+                                    "set lets the console in during such a storm.")
+                         .arg(o.serverVersionNum / 10000)
+                         .arg(role);
+    return now + QStringLiteral(" So that the console still gets in next time (PostgreSQL 16+): GRANT "
+                                "pg_use_reserved_connections TO %1; and keep slots for it: ALTER SYSTEM SET "
+                                "reserved_connections = 3; (takes effect after a restart; max_connections must "
+                                "exceed it plus superuser_reserved_connections).")
+                     .arg(role);
+}
+} // namespace
+
 std::optional<Finding> outageFinding(const OutageView& o, double thresholdS)
 {
     if (o.seconds() < thresholdS)
@@ -165,10 +197,10 @@ std::optional<Finding> outageFinding(const OutageView& o, double thresholdS)
     f.title = QStringLiteral("The server has not answered for %1 (since %2)")
                   .arg(formatDuration(o.seconds()), hhmmss(o.since));
     f.explanation = outageCause(o) + QStringLiteral(" Every other finding is as of the last answer.");
-    switch (causeOfError(o.error.isError() ? o.error : o.began)) {
+    const DbError& e = o.error.isError() ? o.error : o.began;
+    switch (causeOfError(e)) {
     case Cause::TooManyConnections:
-        f.fix = QStringLiteral("Connect through a superuser_reserved_connections slot and end idle sessions "
-                               "(pg_terminate_backend), or lower the applications' pool sizes.");
+        f.fix = tooManyConnectionsFix(o, e);
         break;
     case Cause::DiskFull:
         f.fix = QStringLiteral("Free space on the server's data and WAL volumes; the server resumes on its "

@@ -22,6 +22,10 @@ struct OutageView
     // From the last good refresh, for the causes: connections in use against the budget.
     int connectionsUsed = 0;
     int connectionBudget = 0;
+    // The role the console connects as and the server's version, as the last good refresh saw
+    // them (empty / 0 before any): what to GRANT so that the console still gets in.
+    QString role;
+    int serverVersionNum = 0;
 
     double seconds() const { return std::max<qint64>(0, since.msecsTo(now)) / 1000.0; }
 };

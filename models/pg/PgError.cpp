@@ -74,7 +74,8 @@ PgError errorFromConnection(const PGconn* conn, PgError::Kind kind)
              e.message.contains(QLatin1String("does not exist")))
         e.sqlstate = QStringLiteral("3D000");
     else if (e.message.contains(QLatin1String("too many clients")) ||
-             e.message.contains(QLatin1String("remaining connection slots")))
+             e.message.contains(QLatin1String("remaining connection slots")) ||
+             e.message.contains(QLatin1String("too many connections for")))
         e.sqlstate = QStringLiteral("53300");
     else if (e.message.contains(QLatin1String("the database system is")))
         e.sqlstate = QStringLiteral("57P03");

@@ -1,6 +1,7 @@
 // Classification of failures: which ones mean "the connection is gone", and the words users see.
 #include "pg/PgConnection.h"
 #include "pg/PgError.h"
+#include "domain/Outage.h"
 
 #include <QTest>
 
@@ -68,6 +69,31 @@ private Q_SLOTS:
     {
         QCOMPARE(normalizeDsn("prod"), QStringLiteral("service=prod"));
         QCOMPARE(normalizeDsn("host=x"), QStringLiteral("host=x"));
+    }
+
+    // Locked out by max_connections: the critical card says how the console gets in next time, as
+    // the server that refused it allows (PostgreSQL 16+'s reserved_connections, a role's or a
+    // database's own limit, a server that reserves slots for superusers only).
+    void tooManyConnectionsSaysWhatToGrant()
+    {
+        lw::OutageView o;
+        o.now = QDateTime::currentDateTime();
+        o.since = o.now.addSecs(-60);
+        o.role = QStringLiteral("monitor");
+        o.serverVersionNum = 170002;
+        o.error.kind = lw::DbError::Kind::ConnectFailed;
+        o.error.sqlstate = QStringLiteral("53300");
+        o.error.message = QStringLiteral("remaining connection slots are reserved for roles with privileges of the "
+                                         "\"pg_use_reserved_connections\" role");
+        const auto fix = [&] { return lw::outageFinding(o)->fix; };
+        QVERIFY2(fix().contains(QLatin1String("GRANT pg_use_reserved_connections TO monitor;")), qPrintable(fix()));
+        QVERIFY(fix().contains(QLatin1String("ALTER SYSTEM SET reserved_connections")));
+        o.serverVersionNum = 150010;
+        o.error.message = QStringLiteral("sorry, too many clients already");
+        QVERIFY2(fix().contains(QLatin1String("PostgreSQL 15 keeps slots for superusers only")), qPrintable(fix()));
+        o.role = QStringLiteral("Mon itor");
+        o.error.message = QStringLiteral("too many connections for role \"Mon itor\"");
+        QVERIFY2(fix().contains(QLatin1String("ALTER ROLE \"Mon itor\" CONNECTION LIMIT")), qPrintable(fix()));
     }
 
     void displayNamesStateAndAdvice()
