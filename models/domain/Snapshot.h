@@ -134,6 +134,7 @@ struct ClusterInfo
     int maxConnections = 0;
     int superuserReservedConnections = 0;
     int reservedConnections = 0; // PostgreSQL 16+: slots for pg_use_reserved_connections' members
+    bool mayUseReserved = false;  // … and the console's role is one (or a superuser): it gets in when all else are taken
     int maxLocksPerTransaction = 0;
     int maxPreparedTransactions = 0;
     int lockTableEntries = 0; // rows of pg_locks that are not fast-path (shared lock table)

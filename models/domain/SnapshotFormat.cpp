@@ -1,6 +1,7 @@
 #include "SnapshotFormat.h"
 
 #include "domain/LeaseTracker.h"
+#include "domain/SqlText.h"
 #include "domain/UtcTime.h"
 
 #include <QDateTime>
@@ -233,6 +234,7 @@ QJsonObject snapshotToJson(const Snapshot& s, const LeaseTracker& leases, const 
     cluster[QStringLiteral("max_connections")] = c.maxConnections;
     cluster[QStringLiteral("superuser_reserved_connections")] = c.superuserReservedConnections;
     cluster[QStringLiteral("reserved_connections")] = c.reservedConnections;
+    cluster[QStringLiteral("may_use_reserved_connections")] = c.mayUseReserved;
     cluster[QStringLiteral("connections_used")] = s.analysis ? s.analysis->connectionsUsed : 0;
     cluster[QStringLiteral("connection_budget")] = s.analysis ? s.analysis->connectionBudget : 0;
     cluster[QStringLiteral("max_locks_per_transaction")] = c.maxLocksPerTransaction;
@@ -291,6 +293,17 @@ QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std:
                    .arg(c.lockTableCapacity())
                    .arg(s.advisoryLocks.size())
                    .arg(c.deadlocks);
+        // PostgreSQL 16+: whether the console itself gets in when the application has used every slot.
+        if (c.reservedConnections > 0)
+            out += c.mayUseReserved
+                       ? QStringLiteral("        %1 reserved connection(s): %2 may use them, so the console gets in "
+                                        "when the application has used every other slot\n")
+                             .arg(c.reservedConnections)
+                             .arg(s.server.user)
+                       : QStringLiteral("        %1 reserved connection(s), which %2 may not use (GRANT "
+                                        "pg_use_reserved_connections TO %3;)\n")
+                             .arg(c.reservedConnections)
+                             .arg(s.server.user, sqlIdentifier(s.server.user));
         out += QStringLiteral("\nADVISORY LOCKS (%1)\n").arg(s.analysis->locks.size());
         for (const LockView& v : s.analysis->locks) {
             const SessionRow* ss = v.session >= 0 ? &s.sessions[size_t(v.session)] : nullptr;

@@ -12,14 +12,17 @@ using pg::cellOptDouble;
 using pg::cellText;
 using pg::cellTrue;
 
-// Clock, identity, limits and counters: one row. reserved_connections came in 16 (NULL before).
+// Clock, identity, limits and counters: one row. reserved_connections came in 16 (NULL before),
+// with the role pg_use_reserved_connections (no row before: false).
 constexpr char kMetaColumns[] =
     "SELECT date_part('epoch', now()), split_part(current_setting('server_version'), ' ', 1), "
     "current_setting('server_version_num')::int, current_database(), current_user::text, pg_backend_pid(), "
     "current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int, "
     "current_setting('max_locks_per_transaction')::int, current_setting('max_prepared_transactions')::int, "
     "current_setting('is_superuser') = 'on' OR pg_has_role(current_user, 'pg_read_all_stats', 'MEMBER'), "
-    "coalesce(current_setting('reserved_connections', true)::int, 0), ";
+    "coalesce(current_setting('reserved_connections', true)::int, 0), "
+    "current_setting('is_superuser') = 'on' OR coalesce((SELECT pg_has_role(current_user, r.oid, 'MEMBER') "
+    "FROM pg_roles r WHERE r.rolname = 'pg_use_reserved_connections'), false), ";
 constexpr char kMetaStats[] = "d.deadlocks, date_part('epoch', d.stats_reset) "
                               "FROM pg_stat_database d WHERE d.datname = current_database()";
 constexpr char kMetaNoStats[] = "NULL::int8, NULL::float8";
@@ -143,8 +146,9 @@ bool readMeta(const PGresult* r, Snapshot& s)
     s.cluster.maxPreparedTransactions = int(cellDouble(r, 0, 9));
     s.cluster.hasMonitorPrivilege = cellTrue(r, 0, 10);
     s.cluster.reservedConnections = int(cellDouble(r, 0, 11));
-    s.cluster.deadlocks = PQgetisnull(r, 0, 12) ? -1 : qint64(cellDouble(r, 0, 12));
-    s.cluster.statsReset = cellOptDouble(r, 0, 13);
+    s.cluster.mayUseReserved = cellTrue(r, 0, 12);
+    s.cluster.deadlocks = PQgetisnull(r, 0, 13) ? -1 : qint64(cellDouble(r, 0, 13));
+    s.cluster.statsReset = cellOptDouble(r, 0, 14);
     return true;
 }
 

@@ -198,6 +198,7 @@ QByteArray encodeState(const Snapshot& s)
         if (s.leasesError)
             put(ds, *s.leasesError);
         ds << qint32(c.reservedConnections); // appended (PostgreSQL 16): older states end before it
+        ds << c.mayUseReserved;              // appended after it: older states end before it
     }
     return qCompress(raw, 6);
 }
@@ -281,6 +282,9 @@ bool decodeState(const QByteArray& blob, Snapshot& s)
         ds >> reserved;
         c.reservedConnections = reserved;
     }
+    c.mayUseReserved = false;
+    if (!ds.atEnd())
+        ds >> c.mayUseReserved;
     return ds.status() == QDataStream::Ok;
 }
 

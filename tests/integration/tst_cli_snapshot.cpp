@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
 namespace {
@@ -73,6 +74,34 @@ private Q_SLOTS:
         r = runLeasewatch({"snapshot", db.dsn()});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains(QStringLiteral("hashtext('sweep') [%1]  pid").arg(key)), qPrintable(r.out));
+    }
+
+    // PostgreSQL 16+: whether the console's role may use the reserved_connections slots (a member
+    // of pg_use_reserved_connections), so that it gets in when the application has used every
+    // other slot. Before 16 there is no such role: never. (test-servers runs this on 17 and 18.)
+    void reservedSlotsForTheConsolesRole()
+    {
+        lw::test::TestDatabase db("cli_reserved");
+        const int version = db.value("SELECT current_setting('server_version_num')::int").toInt();
+        db.exec("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lw_reserved') THEN "
+                "CREATE ROLE lw_reserved LOGIN; END IF; END $$");
+        QString dsn = db.dsn();
+        dsn.replace(QRegularExpression(QStringLiteral("user=\\S+")), QStringLiteral("user=lw_reserved"));
+        const auto mayUse = [&] {
+            const Run r = runLeasewatch({"snapshot", dsn, "--json"});
+            const QJsonDocument d = QJsonDocument::fromJson(r.out.toUtf8());
+            if (!d.isObject())
+                qWarning("%s", qPrintable(r.err + r.out));
+            return d["cluster"].toObject()["may_use_reserved_connections"].toBool();
+        };
+        if (version >= 160000)
+            db.exec("REVOKE pg_use_reserved_connections FROM lw_reserved");
+        QVERIFY(!mayUse());
+        if (version < 160000)
+            return;
+        db.exec("GRANT pg_use_reserved_connections TO lw_reserved");
+        QVERIFY(mayUse());
+        db.exec("REVOKE pg_use_reserved_connections FROM lw_reserved");
     }
 
     void textTableAndErrors()

@@ -1,7 +1,9 @@
 // Classification of failures: which ones mean "the connection is gone", and the words users see.
 #include "pg/PgConnection.h"
 #include "pg/PgError.h"
+#include "domain/LeaseTracker.h"
 #include "domain/Outage.h"
+#include "domain/SnapshotFormat.h"
 
 #include <QTest>
 
@@ -94,6 +96,24 @@ private Q_SLOTS:
         o.role = QStringLiteral("Mon itor");
         o.error.message = QStringLiteral("too many connections for role \"Mon itor\"");
         QVERIFY2(fix().contains(QLatin1String("ALTER ROLE \"Mon itor\" CONNECTION LIMIT")), qPrintable(fix()));
+    }
+
+    // Connected to PostgreSQL 16+ with reserved_connections set: `snapshot` says whether the
+    // console's role may use those slots, and what to grant when it may not.
+    void reservedSlotsAreSaid()
+    {
+        lw::Snapshot s;
+        s.ok = true;
+        s.analysis = std::make_shared<lw::Analysis>();
+        s.server.user = QStringLiteral("monitor");
+        s.cluster.reservedConnections = 3;
+        s.cluster.mayUseReserved = true;
+        const lw::LeaseTracker none;
+        QVERIFY(lw::snapshotToText(s, none, {}).contains(QLatin1String("3 reserved connection(s): monitor may use them")));
+        s.cluster.mayUseReserved = false;
+        QVERIFY(lw::snapshotToText(s, none, {}).contains(QLatin1String("GRANT pg_use_reserved_connections TO monitor;")));
+        s.cluster.reservedConnections = 0; // none kept (before 16, or not set): nothing said
+        QVERIFY(!lw::snapshotToText(s, none, {}).contains(QLatin1String("reserved connection")));
     }
 
     void displayNamesStateAndAdvice()
