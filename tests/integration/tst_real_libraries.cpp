@@ -71,6 +71,7 @@ QProcessEnvironment pgEnvironment(const QString& dsn)
     env.insert(QStringLiteral("PGUSER"), field(QStringLiteral("user")));
     env.insert(QStringLiteral("PGDATABASE"), field(QStringLiteral("dbname")));
     env.insert(QStringLiteral("NODE_PATH"), npmDir() + QStringLiteral("/node_modules"));
+    env.insert(QStringLiteral("LW_NPM"), npmDir()); // ESM-only libraries are imported by path
     return env;
 }
 // node's path once `spec` is installed (`probe` below npmDir()); else `skip` says why the real
@@ -90,12 +91,17 @@ Node nodeWith(const char* spec, const QString& probe)
     return {node, npmInstall(npm, spec, probe)};
 }
 
-// Runs `script` under node against the database `dsn`, its output merged.
-bool startNode(QProcess& p, const QString& node, const QString& script, const QString& dsn)
+// Runs node with `args` (a script and its arguments) against the database `dsn`, its output
+// merged; `extra` adds to its environment.
+bool startNode(QProcess& p, const QString& node, const QStringList& args, const QString& dsn,
+               const QList<std::pair<QString, QString>>& extra = {})
 {
-    p.setProcessEnvironment(pgEnvironment(dsn));
+    QProcessEnvironment env = pgEnvironment(dsn);
+    for (const auto& [name, value] : extra)
+        env.insert(name, value);
+    p.setProcessEnvironment(env);
     p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(node, {script});
+    p.start(node, args);
     return p.waitForStarted();
 }
 
@@ -270,7 +276,7 @@ private Q_SLOTS:
                      "})().catch(e => { console.error(e); process.exit(1); });\n");
         script.close();
         QProcess boss;
-        QVERIFY(startNode(boss, node.path, script.fileName(), db.dsn()));
+        QVERIFY(startNode(boss, node.path, {script.fileName()}, db.dsn()));
         const QString said = outputUntil(boss, "held");
         QVERIFY2(said.contains(QLatin1String("held")), qPrintable(said));
 
@@ -322,13 +328,13 @@ private Q_SLOTS:
                      "})().catch(e => { console.error(e); process.exit(1); });\n");
         second.close();
         QProcess installing;
-        QVERIFY(startNode(installing, node.path, first.fileName(), db.dsn()));
+        QVERIFY(startNode(installing, node.path, {first.fileName()}, db.dsn()));
         const QString said = outputUntil(installing, "installing");
         QVERIFY2(said.contains(QLatin1String("installing")), qPrintable(said));
         QCOMPARE(db.value("SELECT count(*) FROM pg_namespace WHERE nspname = 'pgboss'"), QStringLiteral("0"));
 
         QProcess starting;
-        QVERIFY(startNode(starting, node.path, second.fileName(), db.dsn()));
+        QVERIFY(startNode(starting, node.path, {second.fileName()}, db.dsn()));
         QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
                                            "'pgboss-second' AND wait_event_type = 'Lock'"),
                                   QStringLiteral("1"), 30000);
@@ -377,12 +383,7 @@ private Q_SLOTS:
                           "  await db.destroy();\n"
                           "})().catch(e => { console.error(e); process.exit(1); });\n"));
         const auto start = [&](QProcess& p, const char* app) {
-            QProcessEnvironment env = pgEnvironment(db.dsn());
-            env.insert(QStringLiteral("LW_NPM"), npmDir());
-            p.setProcessEnvironment(env);
-            p.setProcessChannelMode(QProcess::MergedChannels);
-            p.start(node.path, {script, QString::fromLatin1(app)});
-            return p.waitForStarted();
+            return startNode(p, node.path, {script, QString::fromLatin1(app)}, db.dsn());
         };
         QProcess first, second;
         QVERIFY(start(first, "kysely-first"));
@@ -444,10 +445,8 @@ private Q_SLOTS:
                           "  await client.end();\n"
                           "})().catch(e => { console.error(e); process.exit(1); });\n"));
         QProcess pmRun, gmRun;
-        pmRun.setProcessEnvironment(pgEnvironment(db.dsn()));
-        pmRun.setProcessChannelMode(QProcess::MergedChannels);
-        pmRun.start(pm.path, {pmScript, dir.path() + QStringLiteral("/migrations")});
-        QVERIFY(startNode(gmRun, gm.path, gmScript, db.dsn()));
+        QVERIFY(startNode(pmRun, pm.path, {pmScript, dir.path() + QStringLiteral("/migrations")}, db.dsn()));
+        QVERIFY(startNode(gmRun, gm.path, {gmScript}, db.dsn()));
         QVERIFY(outputUntil(gmRun, "held").contains(QLatin1String("held")));
         // postgres-migrations holds its lock while its migration sleeps.
         QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
@@ -496,12 +495,7 @@ private Q_SLOTS:
                           "  process.exit(0);\n"
                           "})().catch(e => { console.error(e); process.exit(1); });\n"));
         QProcess boss;
-        QProcessEnvironment env = pgEnvironment(db.dsn());
-        env.insert(QStringLiteral("LW_NPM"), npmDir());
-        boss.setProcessEnvironment(env);
-        boss.setProcessChannelMode(QProcess::MergedChannels);
-        boss.start(node.path, {script});
-        QVERIFY(boss.waitForStarted());
+        QVERIFY(startNode(boss, node.path, {script}, db.dsn()));
         const QString said = outputUntil(boss, "held");
         QVERIFY2(said.contains(QLatin1String("held")), qPrintable(said));
         QCOMPARE(db.value("SELECT table_name FROM pgboss.queue WHERE name = 'emails'"), QStringLiteral("job_common"));
@@ -539,11 +533,10 @@ private Q_SLOTS:
                        "process.env.PGPORT, user: process.env.PGUSER, database: process.env.PGDATABASE },\n"
                        "  migrations: { directory: __dirname + '/migrations' } };\n");
         knexfile.close();
-        const auto knex = [&](QProcess& p, const QStringList& args) {
-            p.setProcessEnvironment(pgEnvironment(db.dsn()));
-            p.setProcessChannelMode(QProcess::MergedChannels);
-            p.start(node.path, QStringList{cli, QStringLiteral("--knexfile"), knexfile.fileName()} + args);
-            return p.waitForStarted();
+        const auto knex = [&](QProcess& p, const QStringList& args,
+                              const QList<std::pair<QString, QString>>& extra = {}) {
+            return startNode(p, node.path, QStringList{cli, QStringLiteral("--knexfile"), knexfile.fileName()} + args,
+                             db.dsn(), extra);
         };
         // An earlier deploy: knex creates its tables (the console finds them when it starts).
         QFile first(dir.path() + QStringLiteral("/migrations/20250101000000_first.js"));
@@ -639,11 +632,7 @@ private Q_SLOTS:
 
         // knex migrates again (the killed migration, which left its table, runs once more).
         QProcess after;
-        QProcessEnvironment env = pgEnvironment(db.dsn());
-        env.insert(QStringLiteral("KNEX_FAST"), QStringLiteral("1"));
-        after.setProcessEnvironment(env);
-        after.setProcessChannelMode(QProcess::MergedChannels);
-        after.start(node.path, {cli, QStringLiteral("--knexfile"), knexfile.fileName(), QStringLiteral("migrate:latest")});
+        QVERIFY(knex(after, {"migrate:latest"}, {{QStringLiteral("KNEX_FAST"), QStringLiteral("1")}}));
         QVERIFY(after.waitForFinished(60000));
         QVERIFY2(after.exitCode() == 0, qPrintable(QString::fromUtf8(after.readAll())));
         QCOMPARE(db.value("SELECT count(*) FROM knex_migrations"), QStringLiteral("2"));
