@@ -56,7 +56,8 @@ QJsonArray leaseFindings(const Snap& s)
     for (const auto& v : s.doc["findings"].toArray()) {
         const QString kind = v.toObject()["kind"].toString();
         if (kind == QLatin1String("stale_lease") || kind == QLatin1String("writer_clock_skew") ||
-            kind == QLatin1String("leases_unreadable"))
+            kind == QLatin1String("leases_unreadable") || kind == QLatin1String("flag_left_set") ||
+            kind == QLatin1String("double_run"))
             out.append(v);
     }
     return out;
@@ -705,7 +706,7 @@ private Q_SLOTS:
         QVERIFY2(s.code == 0, qPrintable(s.err + s.out));
         QCOMPARE(schemesRead(s), QStringList{"knex"});
         QVERIFY(rowsByScheme(s).value("knex").isEmpty());
-        QVERIFY2(s.doc["findings"].toArray().isEmpty(), qPrintable(s.out));
+        QVERIFY2(leaseFindings(s).isEmpty(), qPrintable(s.out));
         bool said = false;
         for (const auto& v : s.doc["leases"].toObject()["found"].toArray())
             said = said || (v.toString().contains("other.knex_migrations_lock") && v.toString().contains("not read"));
@@ -716,7 +717,7 @@ private Q_SLOTS:
         const QJsonObject row = rowsByScheme(s).value("knex").value("migrations lock 1");
         QCOMPARE(row["state"].toString(), QStringLiteral("unknown"));
         QVERIFY(row["holder"].isNull());
-        QVERIFY2(s.doc["findings"].toArray().isEmpty(), qPrintable(s.out));
+        QVERIFY2(leaseFindings(s).isEmpty(), qPrintable(s.out));
 
         db.exec("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'catalogue_knex') THEN "
                 "CREATE ROLE catalogue_knex LOGIN; END IF; END $$");
