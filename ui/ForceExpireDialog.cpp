@@ -68,7 +68,7 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
                          .arg(esc(it.entry.holder.host))
                          .arg(it.entry.holder.pid)
                          .arg(esc(*r.holder));
-        else if (it.entry.holder.structured) // the library's holder carries no pid (a host name)
+        else if (it.entry.holder.structured && !it.entry.holder.host.isEmpty()) // a host name, no pid
             holder = tr("host <b>%1</b> <span style='color:#757575'>(%2)</span>")
                          .arg(esc(it.entry.holder.host), esc(*r.holder));
         else

@@ -1,6 +1,7 @@
 #include "Holders.h"
 
 #include "Analysis.h"
+#include "SqlText.h"
 #include "Wording.h"
 
 #include <QDateTime>
@@ -11,20 +12,48 @@
 
 namespace lw {
 
+namespace {
+QString clockText(double t)
+{
+    return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(QStringLiteral("HH:mm:ss"));
+}
+QString pidList(const std::vector<int>& pids)
+{
+    QStringList out;
+    for (int p : pids)
+        out << QString::number(p);
+    return out.join(QStringLiteral(", "));
+}
+// A session of the monitored database that LISTENs on `channel` (its last statement, kept while
+// it idles: 'LISTEN "jobs:insert"; LISTEN "worker:migrate";').
+bool listensOn(const SessionRow& r, const QString& database, const QString& channel)
+{
+    static const QRegularExpression listen(QStringLiteral("^\\s*LISTEN\\s+\"?([^\";]+)"),
+                                           QRegularExpression::CaseInsensitiveOption);
+    if (r.database != database || r.state != QLatin1String("idle"))
+        return false;
+    const auto m = listen.match(r.query);
+    return m.hasMatch() && m.captured(1) == channel;
+}
+} // namespace
+
 void HolderPresence::observe(const Snapshot& s, const LeaseTracker& leases)
 {
     if (!s.ok)
         return; // nothing new is known
     bool any = false;
     for (const LeaseTableConfig& t : leases.tables())
-        any = any || !t.sessionsShowHolder;
+        any = any || !t.sessionsShowHolder || !t.listenChannel.isEmpty();
     if (!any) {
         watched_.clear();
+        pools_.clear();
+        listeners_.clear();
         return;
     }
     const double now = s.serverNow;
     QHash<QString, int> byHost; // sessions from each host asked about, counted once per refresh
     QHash<QString, Seen> next;
+    observeListeners(s, leases, next);
     for (int i = 0; i < leases.size(); ++i) {
         const LeaseTableConfig* t = leases.tableAt(i);
         if (!t || t->sessionsShowHolder)
@@ -66,6 +95,106 @@ void HolderPresence::observe(const Snapshot& s, const LeaseTracker& leases)
     prevNow_ = now;
 }
 
+void HolderPresence::observeListeners(const Snapshot& s, const LeaseTracker& leases, QHash<QString, Seen>& next)
+{
+    const double now = s.serverNow;
+    // The listening sessions of each channel now, and the client addresses of the sessions that
+    // ran a statement on each listener table since the last refresh (the worker that took a lock).
+    QHash<QString, std::vector<Listener>> listening;
+    QHash<QString, QSet<QString>> touchedFrom; // table → addresses
+    for (const LeaseTableConfig& t : leases.tables()) {
+        if (t.listenChannel.isEmpty())
+            continue;
+        if (!listening.contains(t.listenChannel)) {
+            std::vector<Listener> ls;
+            for (const SessionRow& r : s.sessions)
+                if (listensOn(r, s.server.database, t.listenChannel))
+                    ls.push_back({r.pid, r.backendStart.value_or(0), r.clientAddr});
+            listening.insert(t.listenChannel, std::move(ls));
+        }
+        QSet<QString>& from = touchedFrom[t.table];
+        for (const SessionRow& r : s.sessions)
+            if (r.database == s.server.database && !r.clientAddr.isEmpty() &&
+                r.query.contains(t.table, Qt::CaseInsensitive) &&
+                (r.state != QLatin1String("idle") || r.stateChange.value_or(0) >= prevNow_ - 1))
+                from.insert(r.clientAddr.section(QLatin1Char('/'), 0, 0));
+    }
+    const auto has = [](const std::vector<Listener>& in, const Listener& l) {
+        return std::find(in.begin(), in.end(), l) != in.end();
+    };
+    QHash<QString, Pool> pools;
+    for (int i = 0; i < leases.size(); ++i) {
+        const LeaseTableConfig* t = leases.tableAt(i);
+        const LeaseState st = leases.stateAt(i, now);
+        const LeaseTracker::Entry& e = leases.entry(i);
+        if (!t || t->listenChannel.isEmpty() || (st != LeaseState::Held && st != LeaseState::ExpiringSoon) ||
+            !e.track.row.holder || e.track.row.holder->isEmpty())
+            continue;
+        const QString holder = *e.track.row.holder;
+        const std::vector<Listener>& nowL = listening.value(t->listenChannel);
+        const std::vector<Listener>& prevL = listeners_.value(t->listenChannel);
+        const double takenAt = e.track.row.takenAt.value_or(0);
+        const bool takenInView = prevNow_ > 0 && takenAt > prevNow_ - 1;
+        auto p = pools.find(holder);
+        if (p == pools.end()) { // first of its rows this refresh: update what is known of it once
+            Pool pool = pools_.value(holder);
+            if (!pools_.contains(holder)) {
+                pool.candidates = nowL;
+                // Taken in view: its worker ran a statement on the table just now, from its host.
+                const QSet<QString>& from = touchedFrom.value(t->table);
+                if (takenInView && !from.isEmpty()) {
+                    std::vector<Listener> near;
+                    for (const Listener& l : pool.candidates)
+                        if (from.contains(l.clientAddr.section(QLatin1Char('/'), 0, 0)))
+                            near.push_back(l);
+                    if (!near.empty())
+                        pool.candidates = std::move(near);
+                }
+            } else if (takenInView && takenAt > pool.lastTake) {
+                // It took another lock: it was alive between the two refreshes, its session among
+                // those there then.
+                std::vector<Listener> still;
+                for (const Listener& l : pool.candidates)
+                    if (has(nowL, l) || has(prevL, l))
+                        still.push_back(l);
+                if (!still.empty())
+                    pool.candidates = std::move(still);
+            }
+            pool.lastTake = std::max(pool.lastTake, takenAt);
+            int connected = 0;
+            for (const Listener& l : pool.candidates)
+                connected += has(nowL, l) ? 1 : 0;
+            if (connected == 0 && !pool.candidates.empty() && (!pool.goneSince || now - *pool.goneSince <= adoptS_)) {
+                for (const Listener& l : nowL) // a reconnect of its listener, perhaps
+                    if (!has(prevL, l) && !has(pool.candidates, l)) {
+                        pool.candidates.push_back(l);
+                        ++connected;
+                    }
+            }
+            if (connected > 0) {
+                pool.lastSeen = now;
+                pool.connected = connected;
+                pool.goneSince.reset();
+            } else if (pool.lastSeen && !pool.goneSince) {
+                pool.goneSince = now;
+            }
+            p = pools.insert(holder, pool);
+        }
+        Seen w;
+        w.host = holder;
+        w.takenAt = takenAt;
+        w.takenInView = true; // about the holder's process, not this take
+        w.lastSeen = p->lastSeen;
+        w.goneSince = p->goneSince;
+        w.sessions = p->connected;
+        for (const Listener& l : p->candidates)
+            w.listenerPids.push_back(l.pid);
+        next.insert(e.key, w);
+    }
+    pools_ = std::move(pools); // holders that hold nothing any more are forgotten
+    listeners_ = std::move(listening);
+}
+
 const HolderPresence::Seen* HolderPresence::seen(const QString& key) const
 {
     const auto it = watched_.constFind(key);
@@ -76,9 +205,6 @@ std::vector<Finding> HolderPresence::findings(const LeaseTracker& leases) const
 {
     std::vector<Finding> out;
     const double now = leases.serverNowEstimate();
-    auto clock = [](double t) {
-        return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(QStringLiteral("HH:mm:ss"));
-    };
     for (auto it = watched_.cbegin(); it != watched_.cend(); ++it) {
         const Seen& w = *it;
         if (!seen(it.key()) || !w.goneSince || now - *w.goneSince < graceS_)
@@ -96,15 +222,34 @@ std::vector<Finding> HolderPresence::findings(const LeaseTracker& leases) const
         f.severity = 2;
         f.subject = r.name;
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + it.key();
+        if (!t->listenChannel.isEmpty()) {
+            f.title = QStringLiteral("%1 %2: its worker is gone (LISTEN session ended at %3) — the job stays "
+                                     "locked until %4 (%5)")
+                          .arg(t->label(), r.name, clockText(*w.goneSince), clockText(*r.expiresAt),
+                               formatCountdown(left));
+            f.explanation =
+                QStringLiteral("A running %1 keeps a session listening on \"%2\" for its whole life; the one(s) "
+                               "%3 could own (pid %4) were connected while it held this job, last seen at %5, and "
+                               "none is now. Until %1's own reset, no other worker runs this job. If %3 is only "
+                               "cut off from the database, its job may still run.")
+                    .arg(t->label(), t->listenChannel, w.host, pidList(w.listenerPids), clockText(*w.lastSeen));
+            f.fix = QStringLiteral("If %1 is down, force-expire the job (%2's own reset: unlocked, run again now), or "
+                                   "SELECT %3.force_unlock_workers(ARRAY[%4]) frees every job and queue it held.")
+                        .arg(w.host, t->label(), sqlIdentifier(t->schema.isEmpty() ? QStringLiteral("graphile_worker") : t->schema),
+                             sqlLiteral(w.host));
+            out.push_back(f);
+            continue;
+        }
         f.title = QStringLiteral("%1 %2: holder %3 is gone — its sessions ended at %4, the lock stays until %5 (%6)")
-                      .arg(t->label(), r.name, w.host, clock(*w.goneSince), clock(*r.expiresAt), formatCountdown(left));
+                      .arg(t->label(), r.name, w.host, clockText(*w.goneSince), clockText(*r.expiresAt),
+                           formatCountdown(left));
         f.explanation =
             QStringLiteral("While %1 held the lock, %2 session(s) from host %1 were connected (last seen at %3); "
                            "none has been since. %4 frees the lock only at its expiry, so no other instance runs "
                            "this job until then. If %1 is only cut off from the database, its job may still run.")
                 .arg(w.host)
                 .arg(w.sessions)
-                .arg(clock(*w.lastSeen), t->label());
+                .arg(clockText(*w.lastSeen), t->label());
         f.fix = QStringLiteral("If %1 is down, force-expire the lock (%2's own unlock: the expiry set to now) so the "
                                "next scheduled run can take it; otherwise wait for %1 to come back.")
                     .arg(w.host, t->label());
@@ -130,17 +275,6 @@ bool onLibraryTables(const SessionRow& r, const LeaseTableConfig& t, double sinc
     const bool recent = r.state != QLatin1String("idle") || (r.stateChange && *r.stateChange >= since);
     return recent && (r.query.contains(t.table, Qt::CaseInsensitive) ||
                       (!t.activityTable.isEmpty() && r.query.contains(t.activityTable, Qt::CaseInsensitive)));
-}
-QString clockText(double t)
-{
-    return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(QStringLiteral("HH:mm:ss"));
-}
-QString pidList(const std::vector<int>& pids)
-{
-    QStringList out;
-    for (int p : pids)
-        out << QString::number(p);
-    return out.join(QStringLiteral(", "));
 }
 } // namespace
 
@@ -487,7 +621,11 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
         break;
     case LeaseState::Held:
     case LeaseState::ExpiringSoon:
-        if (ev.renewedInWindow && t.lastRenewal)
+        if (!policy.expectRenewals) // a library that never renews: no renewal to speak of
+            ev.forAlive << QStringLiteral("not expired (taken %1 ago, expires %2)")
+                               .arg(formatDuration(serverNow - t.row.takenAt.value_or(serverNow)),
+                                    formatCountdown(t.row.expiresAt.value_or(serverNow) - serverNow));
+        else if (ev.renewedInWindow && t.lastRenewal)
             ev.forAlive << renewal + QStringLiteral(", within its ") + window;
         else if (ev.renewedInWindow)
             ev.forAlive << QStringLiteral("not expired; watched for %1, less than its %2, so no renewal "
@@ -512,7 +650,26 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
     // Sessions from the holder's host.
     bool holderGone = false;
     ev.sessionsKnown = sessionsKnown;
-    if (!sessionsKnown) {
+    const bool byListener = table && !table->listenChannel.isEmpty();
+    if (byListener)
+        ev.holderHost.clear(); // an opaque process id: no host to match
+    // What the watcher saw across refreshes holds even when this one's list is empty.
+    if (byListener && seen && seen->goneSince) {
+        ev.forDead << QStringLiteral("the LISTEN \"%1\" session(s) its worker could own (pid %2) were connected "
+                                     "while it held the job (last seen %3 ago); none is now")
+                          .arg(table->listenChannel, pidList(seen->listenerPids),
+                               formatDuration(serverNow - *seen->lastSeen));
+        holderGone = true;
+    } else if (sessionsKnown && byListener && seen) {
+        ev.forAlive << QStringLiteral("a LISTEN \"%1\" session its worker may own is connected (pid %2)")
+                           .arg(table->listenChannel, pidList(seen->listenerPids));
+    } else if (sessionsKnown && byListener) {
+        ev.unknowns << QStringLiteral("no %1 worker was seen listening while it held the job: whether %2 still runs "
+                                      "cannot be told here; %1 frees it by itself %3")
+                           .arg(table->label(), t.row.holder.value_or(QString()),
+                                t.row.expiresAt ? formatCountdown(*t.row.expiresAt - serverNow)
+                                                : QStringLiteral("at its reset"));
+    } else if (!sessionsKnown) {
         ev.unknowns << QStringLiteral("the session list is not available: cannot tell whether the holder's "
                                       "host is still connected");
     } else if (ev.holderHost.isEmpty()) {

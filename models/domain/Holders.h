@@ -23,10 +23,19 @@ namespace lw {
 // lockAtLeastFor moves lock_until earlier yet keeps it ahead (a finished job, held on purpose,
 // whose host may then go away for a deploy). A host never seen connected says nothing (most JDBC
 // sessions carry neither the host name nor its address as the lock names it).
+// A library whose holder is a process's opaque id and whose process keeps a LISTEN session for its
+// life (LeaseTableConfig::listenChannel: graphile-worker) is watched the same way, by that session:
+// the holder's candidates are the listening sessions connected when the console first saw it hold
+// a lock (narrowed to the client addresses that touched the library's table in that window, and
+// to those still there whenever it takes another lock); once none of them is connected for
+// `graceS`, it is gone. A listener that appears within `adoptS` of the candidates' end counts as
+// theirs (the library reconnects a dropped LISTEN session within a second or five): a worker
+// killed and restarted that fast is not told from a reconnect, and its job waits for the
+// library's own reset. A holder first seen with no listener connected says nothing.
 class HolderPresence
 {
 public:
-    explicit HolderPresence(double graceS = 10) : graceS_(graceS) {}
+    explicit HolderPresence(double graceS = 10, double adoptS = 6) : graceS_(graceS), adoptS_(adoptS) {}
     // After `leases` took `s`, all its rows in (every answered refresh reads the sessions of the
     // whole server).
     void observe(const Snapshot& s, const LeaseTracker& leases);
@@ -40,15 +49,35 @@ public:
         bool takenInView = false;           // taken between two refreshes the console saw
         double span = 0;                    // expires − taken as taken
         bool released = false;              // the expiry moved earlier: unlocked, held for lockAtLeastFor
+        std::vector<int> listenerPids;      // listenChannel: the listening sessions that may be its holder's
     };
     // For the lease `key`: what was seen of its holder's host during this lock (nullptr: nothing).
     const Seen* seen(const QString& key) const;
     std::vector<Finding> findings(const LeaseTracker& leases) const;
 
 private:
-    double graceS_;
+    // A listening session, by identity (a pid is reused).
+    struct Listener
+    {
+        int pid = 0;
+        double backendStart = 0;
+        QString clientAddr;
+        bool operator==(const Listener& o) const { return pid == o.pid && backendStart == o.backendStart; }
+    };
+    struct Pool // what is known of one holder id's listening session
+    {
+        std::vector<Listener> candidates;
+        double lastTake = 0; // the newest taken_at seen of its locks
+        std::optional<double> lastSeen, goneSince;
+        int connected = 0;
+    };
+    void observeListeners(const Snapshot& s, const LeaseTracker& leases, QHash<QString, Seen>& next);
+
+    double graceS_, adoptS_;
     double prevNow_ = 0; // server time of the last refresh observed
     QHash<QString, Seen> watched_; // lease key → its holder's host, while the lease is held
+    QHash<QString, Pool> pools_;   // listenChannel holder id → its candidate sessions, while it holds one
+    QHash<QString, std::vector<Listener>> listeners_; // channel → listening sessions at the last refresh
 };
 
 // Locks kept as a bare flag, with no holder and no time (LeaseTableConfig::flagOnly: knex's

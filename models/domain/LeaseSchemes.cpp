@@ -194,6 +194,11 @@ LeaseTableConfig graphileJobs()
     c.library = QStringLiteral("graphile-worker");
     c.holderFormat = LeaseTableConfig::HolderFormat::Opaque; // pool-<18 hex>
     c.expectRenewals = false;
+    // A running pool keeps one session that ran 'LISTEN "jobs:insert"; LISTEN "worker:migrate";' for
+    // its life (graphile-worker 0.18.0 dist/main.js listenForChanges(), reconnected within ~0.1 s
+    // when it drops); its job connections are pooled and closed when idle, so that session is the
+    // one sign of a live worker. 0.13's worker.ts listens on the same channel.
+    c.listenChannel = QStringLiteral("jobs:insert");
     // Force-expire frees the job as graphile-worker frees a stale lock itself (src/sql/resetLockedAt.ts:
     // locked_at = null, locked_by = null, run_at = greatest(run_at, now())), and the job's queue
     // with it where the same worker holds it (src/sql/returnJobs.ts: … from j where job_queues.id =

@@ -112,6 +112,10 @@ struct LeaseTableConfig
     // the table whose statements show the library at work (knex: knex_migrations, and the lock table).
     bool flagOnly = false;
     QString activityTable;
+    // A holder that is a process's opaque id (graphile-worker's pool-<hex>), where the process keeps
+    // one session LISTENing on this channel for its life: its holder is alive while one of the
+    // listening sessions it could own is connected (HolderPresence). Empty: not such a library.
+    QString listenChannel;
 
     // "timestamptz", "utc" (naive UTC) or a zone name (naive wall time of that zone).
     bool setTimeKind(const QString& spec);

@@ -59,4 +59,10 @@ QString sqlQualifiedName(const QString& schema, const QString& table)
     return sqlIdentifier(schema) + QLatin1Char('.') + sqlIdentifier(table);
 }
 
+QString sqlLiteral(const QString& text)
+{
+    QString out = text;
+    return QLatin1Char('\'') + out.replace(QLatin1Char('\''), QLatin1String("''")) + QLatin1Char('\'');
+}
+
 } // namespace lw

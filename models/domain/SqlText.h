@@ -12,5 +12,7 @@ namespace lw {
 QString sqlIdentifier(const QString& ident);
 // schema.table, each part quoted as needed.
 QString sqlQualifiedName(const QString& schema, const QString& table);
+// `text` as a string literal: in single quotes, inner quotes doubled.
+QString sqlLiteral(const QString& text);
 
 } // namespace lw

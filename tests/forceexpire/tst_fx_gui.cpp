@@ -7,6 +7,7 @@
 #include "FxSupport.h"
 #include "LeaseActions.h"
 #include "LeasesView.h"
+#include "LibraryDdl.h"
 #include "LocksView.h"
 #include "Monitor.h"
 #include "itemmodels/LeaseModel.h"
@@ -55,6 +56,29 @@ bool confirmedAndExpired(ui::LeaseActions& actions, ui::ForceExpireDialog* dlg, 
         return false;
     }
     return true;
+}
+// A fast-refreshing console in operator mode reading `preset`'s table only.
+PollerConfig presetConfig(const QString& dsn, const char* preset)
+{
+    PollerConfig cfg = monitorConfig(dsn, true);
+    cfg.leases = *LeaseTableConfig::preset(QString::fromLatin1(preset));
+    cfg.intervalMs = 300;
+    return cfg;
+}
+// Whether the Overview holds a finding of `kind`.
+bool said(Monitor& monitor, FindingKind kind)
+{
+    for (int i = 0; i < monitor.findings()->rowCount(); ++i)
+        if (monitor.findings()->finding(i).kind == kind)
+            return true;
+    return false;
+}
+// Force-expire on the first row, as the operator does: the dialog, open.
+ui::ForceExpireDialog* dialogForFirstRow(ui::LeasesView& view, ui::LeaseActions& actions)
+{
+    view.table()->selectRow(0);
+    actions.forceExpireAction()->trigger();
+    return actions.dialog();
 }
 } // namespace
 
@@ -401,10 +425,7 @@ private Q_SLOTS:
         // knex 3.3.0's table-creator.js: increments('index').primary(), integer('is_locked').
         db.exec("CREATE TABLE knex_migrations_lock (index serial PRIMARY KEY, is_locked integer); "
                 "INSERT INTO knex_migrations_lock (is_locked) VALUES (0)");
-        PollerConfig cfg = monitorConfig(db.dsn(), true);
-        cfg.leases = *LeaseTableConfig::preset("knex");
-        cfg.intervalMs = 300;
-        Monitor monitor(cfg);
+        Monitor monitor(presetConfig(db.dsn(), "knex"));
         ui::LeasesView view(monitor.leases());
         ui::LeaseActions actions(&view, &monitor, nullptr);
         view.show();
@@ -420,22 +441,48 @@ private Q_SLOTS:
                          .isError());
             QTRY_COMPARE_WITH_TIMEOUT(view.table()->model()->rowCount(), 1, 10000);
         }
-        const auto leftSet = [&] {
-            for (int i = 0; i < monitor.findings()->rowCount(); ++i)
-                if (monitor.findings()->finding(i).kind == FindingKind::FlagLeftSet)
-                    return true;
-            return false;
-        };
-        QTRY_VERIFY_WITH_TIMEOUT(leftSet(), 30000);
-        view.table()->selectRow(0);
-        actions.forceExpireAction()->trigger();
-        QTRY_VERIFY(actions.dialog() && actions.dialog()->isVisible());
-        ui::ForceExpireDialog* dlg = actions.dialog();
+        QTRY_VERIFY_WITH_TIMEOUT(said(monitor, FindingKind::FlagLeftSet), 30000);
+        ui::ForceExpireDialog* dlg = dialogForFirstRow(view, actions);
+        QTRY_VERIFY(dlg && dlg->isVisible());
         QVERIFY(!dlg->aliveCheckBox()->isVisible()); // looks dead: the session that set it is gone
         QVERIFY(dlg->confirmButton()->isEnabled());
         QVERIFY(confirmedAndExpired(actions, dlg, "test-force-expire-knex.png"));
         QCOMPARE(db.value("SELECT is_locked FROM knex_migrations_lock"), QStringLiteral("0"));
-        QTRY_VERIFY_WITH_TIMEOUT(!leftSet(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!said(monitor, FindingKind::FlagLeftSet), 10000);
+        dlg->close();
+    }
+
+    // graphile-worker's job held by a worker whose LISTEN session ended (killed mid-job): said gone,
+    // the dialog needs no second confirmation, and the job is freed graphile-worker's way.
+    void graphileJobOfAGoneWorkerIsFreedTheLibrarysWay()
+    {
+        test::TestDatabase db("fx_gworker");
+        db.exec(test::kGraphileDdl);
+        db.exec("insert into graphile_worker._private_jobs (task_id, key) values (1, 'nightly-report')");
+        Monitor monitor(presetConfig(db.dsn(), "graphile-worker"));
+        ui::LeasesView view(monitor.leases());
+        ui::LeaseActions actions(&view, &monitor, nullptr);
+        view.show();
+        {
+            // The worker: its listening session for its life, and its lock on the job.
+            std::optional<pg::Connection> listen(test::openAppSession(db.dsn(), QString()));
+            pg::ResultPtr r;
+            QVERIFY(!listen->exec({"LISTEN \"jobs:insert\"", {}}, r,
+                                  pg::Clock::now() + std::chrono::seconds(5))
+                         .isError());
+            monitor.start();
+            QTRY_VERIFY_WITH_TIMEOUT(monitor.hasRefreshed(), 10000);
+            db.exec("update graphile_worker._private_jobs set locked_by = 'pool-0a1b2c', locked_at = now()");
+            QTRY_COMPARE_WITH_TIMEOUT(view.table()->model()->rowCount(), 1, 10000);
+            QTest::qWait(700);
+        } // killed: its session ends, the job stays locked
+        QTRY_VERIFY_WITH_TIMEOUT(said(monitor, FindingKind::HolderGone), 30000);
+        ui::ForceExpireDialog* dlg = dialogForFirstRow(view, actions);
+        QTRY_VERIFY(dlg && dlg->isVisible());
+        QVERIFY(!dlg->aliveCheckBox()->isVisible()); // looks dead: its worker's LISTEN session is gone
+        QVERIFY(confirmedAndExpired(actions, dlg, "test-force-expire-graphile-worker.png"));
+        QCOMPARE(db.value("SELECT coalesce(locked_by, 'free') FROM graphile_worker._private_jobs"), QStringLiteral("free"));
+        QTRY_VERIFY_WITH_TIMEOUT(!said(monitor, FindingKind::HolderGone), 10000);
         dlg->close();
     }
 

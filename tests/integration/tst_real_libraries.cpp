@@ -35,6 +35,8 @@ const char* kPgBoss12 = "pg-boss-12@npm:pg-boss@12.38.1";
 const char* kKysely = "kysely@0.29.9";                    // ESM only: imported by path
 const char* kPostgresMigrations = "postgres-migrations@5.3.0";
 const char* kGraphileMigrate = "graphile-migrate@1.4.1";
+// 0.18.x: ESM only (imported by path); its engines ask for Node 22.18, it runs on 20 (not on 18).
+const char* kGraphileWorker = "graphile-worker@0.18.0";
 
 QString npmDir() // below the build tree: one install per build, kept between runs
 {
@@ -637,6 +639,126 @@ private Q_SLOTS:
         QVERIFY2(after.exitCode() == 0, qPrintable(QString::fromUtf8(after.readAll())));
         QCOMPARE(db.value("SELECT count(*) FROM knex_migrations"), QStringLiteral("2"));
         QCOMPARE(db.value("SELECT is_locked FROM knex_migrations_lock"), QStringLiteral("0"));
+    }
+
+    // graphile-worker 0.18 with its worker killed mid-job (SIGKILL): the job stays locked by the dead
+    // worker's pool id for graphile-worker's 4 hours. While the worker runs, nothing is said; once
+    // its LISTEN session has been gone for the grace, the job is said held by a dead worker, with
+    // graphile-worker's own ways out. The force-expire (graphile-worker's resetLockedAt, on the
+    // record) lets the next worker run the job now.
+    void graphileWorkerKilledMidJobIsSaid()
+    {
+        const Node node = nodeWith(kGraphileWorker, QStringLiteral("/node_modules/graphile-worker/dist/index.js"));
+        if (!node.skip.isEmpty())
+            QSKIP(qPrintable(node.skip));
+        const auto version = lw::test::runProcess(node.path, {"--version"});
+        if (version.out.trimmed().mid(1).section(QLatin1Char('.'), 0, 0).toInt() < 20)
+            QSKIP(qPrintable(QStringLiteral("graphile-worker 0.18 needs Node 20 or later; this node is %1")
+                                 .arg(version.out.trimmed())));
+        QTemporaryDir home;
+        qputenv("XDG_CONFIG_HOME", (home.path() + "/config").toUtf8());
+        qputenv("XDG_DATA_HOME", (home.path() + "/data").toUtf8());
+
+        lw::test::TestDatabase db("real_gworker");
+        QTemporaryDir dir;
+        const char* connect =
+            "const gw = await import(process.env.LW_NPM + '/node_modules/graphile-worker/dist/index.js');\n"
+            "const e = process.env;\n"
+            "const connectionString = `postgres:///${e.PGDATABASE}?host=${e.PGHOST}&port=${e.PGPORT}&user=${e.PGUSER}`;\n";
+        // A worker (concurrency 1, the default run()) whose task waits in node, as a long job does.
+        QVERIFY(writeFile(dir.path() + QStringLiteral("/worker.mjs"),
+                          (QByteArray(connect) +
+                           "const runner = await gw.run({ connectionString, concurrency: 1, pollInterval: 1000,\n"
+                           "  taskList: { report: async (payload, helpers) => {\n"
+                           "    console.log('working ' + helpers.job.id);\n"
+                           "    if (!e.GW_FAST) await new Promise(r => setTimeout(r, 120000));\n"
+                           "    console.log('done ' + helpers.job.id); } } });\n"
+                           "console.log('started');\n"
+                           "await runner.promise;\n")
+                              .constData()));
+        QVERIFY(writeFile(dir.path() + QStringLiteral("/add.mjs"),
+                          (QByteArray(connect) +
+                           "await gw.quickAddJob({ connectionString }, 'report', {}, { jobKey: 'nightly-report' });\n"
+                           "console.log('added');\n")
+                              .constData()));
+        const auto startWorker = [&](QProcess& p, const QList<std::pair<QString, QString>>& extra = {}) {
+            return startNode(p, node.path, {dir.path() + QStringLiteral("/worker.mjs")}, db.dsn(), extra);
+        };
+        // The worker installs its schema; the console starts after (it finds lease tables at its start).
+        QProcess worker;
+        QVERIFY(startWorker(worker));
+        const QString up = outputUntil(worker, "started");
+        QVERIFY2(up.contains(QLatin1String("started")), qPrintable(up));
+
+        Watched watch;
+        watch.p.start(lw::test::leasewatchBin(), {"watch", db.dsn(), "--json", "--interval", "300"});
+        QVERIFY(watch.p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT((watch.read(), watch.refreshes.size() >= 2), 20000);
+
+        QProcess add;
+        QVERIFY(startNode(add, node.path, {dir.path() + QStringLiteral("/add.mjs")}, db.dsn()));
+        QVERIFY(add.waitForFinished(30000));
+        QVERIFY2(add.exitCode() == 0, qPrintable(QString::fromUtf8(add.readAll())));
+        const QString working = outputUntil(worker, "working");
+        QVERIFY2(working.contains(QLatin1String("working")), qPrintable(working));
+        const QString pool = db.value("SELECT locked_by FROM graphile_worker._private_jobs WHERE key = 'nightly-report'");
+        QVERIFY2(pool.startsWith(QLatin1String("pool-")), qPrintable(pool));
+        // Shown as graphile-worker's lock, held by the worker's pool; nothing said against it.
+        const auto holderShown = [&] {
+            watch.read();
+            if (watch.refreshes.empty())
+                return QString();
+            for (const auto& l : watch.refreshes.back()[QStringLiteral("leases")][QStringLiteral("rows")].toArray())
+                if (l.toObject()[QStringLiteral("name")].toString() == QLatin1String("nightly-report"))
+                    return l.toObject()[QStringLiteral("holder")].toString();
+            return QString();
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(holderShown(), pool, 20000);
+        const size_t whileRunning = watch.refreshes.size();
+        QTest::qWait(12000); // past the grace after which a dead worker is said
+        watch.read();
+        QVERIFY(watch.refreshes.size() > whileRunning + 5);
+        QVERIFY2(watch.withFinding("holder_gone") == 0, qPrintable(watch.last()));
+
+        worker.kill(); // SIGKILL mid-job: nothing unlocks it
+        QVERIFY(worker.waitForFinished(10000));
+        QTRY_VERIFY_WITH_TIMEOUT((watch.read(), watch.withFinding("holder_gone") > 0), 40000);
+        watch.p.kill();
+        watch.p.waitForFinished(5000);
+        QJsonObject said;
+        for (const auto& f : watch.refreshes.back()[QStringLiteral("findings")].toArray())
+            if (f.toObject()[QStringLiteral("kind")].toString() == QLatin1String("holder_gone"))
+                said = f.toObject();
+        QCOMPARE(said[QStringLiteral("subject")].toString(), QStringLiteral("nightly-report"));
+        QVERIFY2(said[QStringLiteral("explanation")].toString().contains(pool), qPrintable(watch.last()));
+        QVERIFY2(said[QStringLiteral("fix")].toString().contains(
+                     QStringLiteral("graphile_worker.force_unlock_workers(ARRAY['%1'])").arg(pool)),
+                 qPrintable(watch.last()));
+        QCOMPARE(db.value("SELECT locked_by FROM graphile_worker._private_jobs WHERE key = 'nightly-report'"), pool);
+
+        // A new worker leaves the job alone (locked for 4 h) …
+        QProcess next;
+        QVERIFY(startWorker(next, {{QStringLiteral("GW_FAST"), QStringLiteral("1")}}));
+        const QString nextUp = outputUntil(next, "started");
+        QVERIFY2(nextUp.contains(QLatin1String("started")), qPrintable(nextUp));
+        QTest::qWait(2500);
+        QCOMPARE(db.value("SELECT locked_by FROM graphile_worker._private_jobs WHERE key = 'nightly-report'"), pool);
+        // … until the operator force-expires it: graphile-worker's own reset, on the record.
+        const auto r = lw::test::runProcess(lw::test::leasewatchBin(),
+                                            {"expire", db.dsn(), "nightly-report", "--holder", pool, "--operator",
+                                             "--even-if-alive"});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        lw::AuditLog audit(home.path() + QStringLiteral("/data/Leasewatch/leasewatch/audit.sqlite"));
+        QVERIFY2(audit.isOpen(), qPrintable(audit.errorString()));
+        QCOMPARE(int(audit.records().size()), 1);
+        QCOMPARE(audit.records().front().outcomeKey, QStringLiteral("expired"));
+        // The next worker runs it (completion deletes the row).
+        const QString ran = outputUntil(next, "done");
+        QVERIFY2(ran.contains(QLatin1String("done")), qPrintable(ran));
+        QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM graphile_worker._private_jobs"), QStringLiteral("0"),
+                                  10000);
+        next.kill();
+        next.waitForFinished(5000);
     }
 };
 
