@@ -1,4 +1,6 @@
-// The real node-pg-migrate and pg-boss, from the npm registry, run against the test cluster: while
+// The real libraries from the npm registry (node-pg-migrate, pg-boss 10 and 12, knex, Kysely,
+// postgres-migrations, graphile-migrate, graphile-worker; TypeORM, db-migrate and umzug, which take
+// no lock) run against the test cluster. For example, while
 // node-pg-migrate's migration runs under its own advisory lock, and while pg-boss's own lock
 // statement (plans.locked(), after pg-boss installed its schema) holds its lock, the console names
 // those locks. Node and npm are not build
@@ -35,6 +37,12 @@ const char* kPgBoss12 = "pg-boss-12@npm:pg-boss@12.38.1";
 const char* kKysely = "kysely@0.29.9";                    // ESM only: imported by path
 const char* kPostgresMigrations = "postgres-migrations@5.3.0";
 const char* kGraphileMigrate = "graphile-migrate@1.4.1";
+// Migration tools that take no lock on PostgreSQL (their sources: no advisory call, no lock table):
+// TypeORM 0.3 (MigrationExecutor), db-migrate 0.11 with db-migrate-pg, umzug 3 (only a FileLocker).
+const char* kTypeOrm = "typeorm@0.3.31";
+const char* kDbMigrate = "db-migrate@0.11.14";
+const char* kDbMigratePg = "db-migrate-pg@1.5.2";
+const char* kUmzug = "umzug@3.8.3";
 // 0.18.x: ESM only (imported by path); its engines ask for Node 22.18, it runs on 20 (not on 18).
 const char* kGraphileWorker = "graphile-worker@0.18.0";
 
@@ -639,6 +647,129 @@ private Q_SLOTS:
         QVERIFY2(after.exitCode() == 0, qPrintable(QString::fromUtf8(after.readAll())));
         QCOMPARE(db.value("SELECT count(*) FROM knex_migrations"), QStringLiteral("2"));
         QCOMPARE(db.value("SELECT is_locked FROM knex_migrations_lock"), QStringLiteral("0"));
+    }
+
+    // TypeORM, db-migrate and umzug take no lock: two deploys at once both run the same migration.
+    // Driven for real, with a history table each library made itself: nothing of theirs is shown as
+    // a lock or a lease table, nothing is said, and both runs are in their migration together.
+    void migrationToolsWithoutALockRunTwiceAtOnce_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::newRow("TypeORM 0.3") << QStringLiteral("typeorm");
+        QTest::newRow("db-migrate 0.11 + db-migrate-pg") << QStringLiteral("db-migrate");
+        QTest::newRow("umzug 3 (storage on PostgreSQL)") << QStringLiteral("umzug");
+    }
+    void migrationToolsWithoutALockRunTwiceAtOnce()
+    {
+        QFETCH(QString, tool);
+        Node node;
+        if (tool == QLatin1String("typeorm"))
+            node = nodeWith(kTypeOrm, QStringLiteral("/node_modules/typeorm/index.js"));
+        else if (tool == QLatin1String("umzug"))
+            node = nodeWith(kUmzug, QStringLiteral("/node_modules/umzug/lib/index.js"));
+        else if (node = nodeWith(kDbMigrate, QStringLiteral("/node_modules/db-migrate/bin/db-migrate")); node.skip.isEmpty())
+            node = nodeWith(kDbMigratePg, QStringLiteral("/node_modules/db-migrate-pg/index.js"));
+        if (!node.skip.isEmpty())
+            QSKIP(qPrintable(node.skip));
+        lw::test::TestDatabase db(QStringLiteral("real_%1").arg(tool).replace(QLatin1Char('-'), QLatin1Char('_')));
+        QTemporaryDir dir;
+        // Each run: the migrations up to SLOW (unset: the first only, an earlier deploy); the slow one
+        // says "migrating" and waits MIGRATE_MS in node, as a long migration does.
+        QStringList args;
+        if (tool == QLatin1String("typeorm")) {
+            QVERIFY(writeFile(dir.path() + QStringLiteral("/run.js"),
+                              "const { DataSource } = require('typeorm');\n"
+                              "const e = process.env;\n"
+                              "class First1700000000000 { constructor() { this.name = 'First1700000000000'; }\n"
+                              "  async up(q) { await q.query('SELECT 1'); } async down() {} }\n"
+                              "class Slow1800000000000 { constructor() { this.name = 'Slow1800000000000'; }\n"
+                              "  async up(q) { await q.query('SELECT 1'); console.log('migrating');\n"
+                              "    await new Promise((r) => setTimeout(r, +e.MIGRATE_MS)); } async down() {} }\n"
+                              "(async () => {\n"
+                              "  const ds = new DataSource({ type: 'postgres', host: e.PGHOST, port: +e.PGPORT, username: "
+                              "e.PGUSER, database: e.PGDATABASE,\n"
+                              "    migrations: e.SLOW ? [First1700000000000, Slow1800000000000] : [First1700000000000] });\n"
+                              "  await ds.initialize();\n"
+                              "  await ds.runMigrations();\n"
+                              "  console.log('done');\n"
+                              "  await ds.destroy();\n"
+                              "})().catch((err) => { console.error(err); process.exit(1); });\n"));
+            args = {dir.path() + QStringLiteral("/run.js")};
+        } else if (tool == QLatin1String("umzug")) {
+            // A storage on PostgreSQL as umzug's README shows one: the names applied, in a table.
+            QVERIFY(writeFile(dir.path() + QStringLiteral("/run.js"),
+                              "const { Umzug } = require('umzug');\n"
+                              "const { Client } = require('pg');\n"
+                              "const e = process.env;\n"
+                              "(async () => {\n"
+                              "  const client = new Client();\n"
+                              "  await client.connect();\n"
+                              "  await client.query('CREATE TABLE IF NOT EXISTS umzug_migrations (name text PRIMARY KEY)');\n"
+                              "  const migrations = [{ name: '0001-first', up: async () => {} }];\n"
+                              "  if (e.SLOW) migrations.push({ name: '0002-slow', up: async () => {\n"
+                              "    await client.query('SELECT 1'); console.log('migrating');\n"
+                              "    await new Promise((r) => setTimeout(r, +e.MIGRATE_MS)); } });\n"
+                              "  const umzug = new Umzug({ migrations, context: client, logger: undefined, storage: {\n"
+                              "    async executed() { return (await client.query('SELECT name FROM umzug_migrations'))"
+                              ".rows.map((r) => r.name); },\n"
+                              "    async logMigration({ name }) { await client.query('INSERT INTO umzug_migrations VALUES "
+                              "($1) ON CONFLICT DO NOTHING', [name]); },\n"
+                              "    async unlogMigration({ name }) { await client.query('DELETE FROM umzug_migrations WHERE "
+                              "name = $1', [name]); } } });\n"
+                              "  await umzug.up();\n"
+                              "  console.log('done');\n"
+                              "  await client.end();\n"
+                              "})().catch((err) => { console.error(err); process.exit(1); });\n"));
+            args = {dir.path() + QStringLiteral("/run.js")};
+        } else {
+            QVERIFY(QDir().mkpath(dir.path() + QStringLiteral("/migrations")));
+            const QString cfg = QStringLiteral("{ \"dev\": { \"driver\": \"pg\", \"host\": \"%1\", \"port\": %2, "
+                                               "\"user\": \"%3\", \"database\": \"%4\" } }\n")
+                                    .arg(pgEnvironment(db.dsn()).value(QStringLiteral("PGHOST")),
+                                         pgEnvironment(db.dsn()).value(QStringLiteral("PGPORT")),
+                                         pgEnvironment(db.dsn()).value(QStringLiteral("PGUSER")), db.name());
+            QVERIFY(writeFile(dir.path() + QStringLiteral("/database.json"), cfg.toUtf8().constData()));
+            QVERIFY(writeFile(dir.path() + QStringLiteral("/migrations/20250101000000-first.js"),
+                              "exports.up = function (db) { return db.runSql('SELECT 1'); };\n"
+                              "exports.down = function () { return null; };\n"));
+            args = {npmDir() + QStringLiteral("/node_modules/db-migrate/bin/db-migrate"), QStringLiteral("up"),
+                    QStringLiteral("--config"), dir.path() + QStringLiteral("/database.json"), QStringLiteral("-m"),
+                    dir.path() + QStringLiteral("/migrations")};
+        }
+        QProcess earlier;
+        QVERIFY(startNode(earlier, node.path, args, db.dsn()));
+        QVERIFY(earlier.waitForFinished(60000));
+        QVERIFY2(earlier.exitCode() == 0, qPrintable(QString::fromUtf8(earlier.readAll())));
+        if (tool == QLatin1String("db-migrate"))
+            QVERIFY(writeFile(dir.path() + QStringLiteral("/migrations/20260101000000-slow.js"),
+                              "exports.up = async function (db) { await db.runSql('SELECT 1'); console.log('migrating');\n"
+                              "  await new Promise((r) => setTimeout(r, +process.env.MIGRATE_MS)); };\n"
+                              "exports.down = function () { return null; };\n"));
+
+        // Two deploys at once.
+        const QList<std::pair<QString, QString>> slow{{QStringLiteral("SLOW"), QStringLiteral("1")},
+                                                      {QStringLiteral("MIGRATE_MS"), QStringLiteral("8000")}};
+        QProcess first, second;
+        QVERIFY(startNode(first, node.path, args, db.dsn(), slow));
+        QVERIFY(startNode(second, node.path, args, db.dsn(), slow));
+        const QString saidFirst = outputUntil(first, "migrating"), saidSecond = outputUntil(second, "migrating");
+        QVERIFY2(saidFirst.contains(QLatin1String("migrating")), qPrintable(saidFirst));
+        QVERIFY2(saidSecond.contains(QLatin1String("migrating")), qPrintable(saidSecond)); // no lock kept it out
+        const auto r = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", db.dsn(), "--json"});
+        QVERIFY(first.waitForFinished(30000));
+        QVERIFY(second.waitForFinished(30000));
+        QCOMPARE(first.exitCode(), 0);
+        const QJsonDocument got = QJsonDocument::fromJson(r.out.toUtf8());
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out.left(2000)));
+        for (const auto& v : got["advisory_locks"].toArray())
+            QVERIFY2(v.toObject()["database"].toString() != db.name(), qPrintable(r.out.left(3000)));
+        QVERIFY2(got["leases"].toObject()["found"].toArray().isEmpty(), qPrintable(r.out.left(3000)));
+        for (const auto& v : got["findings"].toArray()) {
+            const QString kind = v.toObject()["kind"].toString();
+            QVERIFY2(kind != QLatin1String("flag_left_set") && kind != QLatin1String("stale_lease") &&
+                         kind != QLatin1String("leases_unreadable") && kind != QLatin1String("holder_gone"),
+                     qPrintable(r.out.left(3000)));
+        }
     }
 
     // graphile-worker 0.18 with its worker killed mid-job (SIGKILL): the job stays locked by the dead
