@@ -193,6 +193,7 @@ bool Poller::checkLeaseTables(bool detecting, pg::Clock::time_point deadline, Sn
     if (!tables_ || *tables_ != tables) {
         tables_ = std::make_shared<const std::vector<LeaseTableConfig>>(tables);
         leaseCache_.reset(); // other tables: every row is read afresh
+        lockedTables_.clear();
     }
     leasesFound_ = found;
     leaseTableChecked_ = true;
@@ -236,9 +237,13 @@ Snapshot Poller::refreshOnce()
     const RoundTrip::Slot hashesAt = trip.addIf(names_.hashNewNames(lastServerNow_));
     // Detected tables are read even when another one found could not be (its problem is told).
     const bool readLeases = tables_ && !tables_->empty() && (!leaseTableError_ || detecting);
+    // A table another session keeps under ACCESS EXCLUSIVE is not read while it does (checked first).
+    const std::vector<int> skipped = readLeases ? lockedTables_ : std::vector<int>{};
+    const RoundTrip::Slot tableLocksAt = skipped.empty() ? RoundTrip::Slot{} : trip.add(tableLocksSelect(*tables_));
     const RoundTrip::Slot leasesAt =
-        readLeases ? trip.add(tables_->size() == 1 ? leaseSelect(conn_, tables_->front()) : leaseSelectAll(conn_, *tables_))
-                   : RoundTrip::Slot{};
+        !readLeases || skipped.size() >= tables_->size() ? RoundTrip::Slot{}
+        : tables_->size() == 1                           ? trip.add(leaseSelect(conn_, tables_->front()))
+                                                         : trip.add(leaseSelectAll(conn_, *tables_, skipped));
     // After the leases: should GoodJob's tables have gone, only this statement and the next fail.
     const RoundTrip::Slot goodJobAt = readLocks ? trip.addIf(names_.goodJobStatement()) : RoundTrip::Slot{};
     const RoundTrip::Slot serverTimeAt = trip.add({sql::serverTime(), {}});
@@ -266,8 +271,10 @@ Snapshot Poller::refreshOnce()
     // sending to the last result stands in (an upper bound: it includes the network). Smoothed, so
     // that one slow refresh does not stretch the interval by itself.
     s.serverMs = readServerTimeMs(resultAt(res, serverTimeAt)).value_or(s.clientWaitMs);
-    serverMsEstimate_ =
-        serverMsEstimate_ > 0 ? 0.7 * serverMsEstimate_ + 0.3 * s.serverMs : s.serverMs;
+    // A read that waited out lock_timeout cost the server nothing: not footprint, no stretch for it.
+    const pg::StatementResult* leasesAnswer = answerAt(res, leasesAt);
+    if (!leasesAnswer || leasesAnswer->error.sqlstate != QLatin1String("55P03"))
+        serverMsEstimate_ = serverMsEstimate_ > 0 ? 0.7 * serverMsEstimate_ + 0.3 * s.serverMs : s.serverMs;
     effectiveIntervalMs_ = stretchedIntervalMs(cfg_.intervalMs, serverMsEstimate_, cfg_.serverTimeBudget);
     s.effectiveIntervalMs = effectiveIntervalMs_;
 
@@ -314,21 +321,10 @@ Snapshot Poller::refreshOnce()
         names_.locksRead(s, goodJobAnswer);
     lastServerNow_ = s.serverNow;
 
-    if (readLeases) {
-        const pg::StatementResult& lr = res[leasesAt.at];
-        if (lr.error.isError()) {
-            s.leasesError = lr.error;
-            // The table may have been dropped or altered: check it again next time.
-            leaseTableChecked_ = false;
-            leaseCache_.reset();
-        } else if (lr.result) {
-            decodeLeases(lr.result.get(), s);
-            // Another table found could not be read (no SELECT): said, while these rows are shown.
-            s.leasesPartial = leaseTableError_;
-        }
-    } else {
+    if (readLeases)
+        takeLeases(leasesAnswer, answerAt(res, tableLocksAt), skipped, deadline, s);
+    else
         s.leasesError = leaseTableError_;
-    }
     if (leasesAbsent_.isEmpty())
         s.leaseTables = tables_;
     s.leasesAbsent = leasesAbsent_;
@@ -375,7 +371,62 @@ Snapshot Poller::refreshOnceNamed()
     return s;
 }
 
-void Poller::decodeLeases(const PGresult* r, Snapshot& s)
+void Poller::takeLeases(const pg::StatementResult* leases, const pg::StatementResult* tableLocks,
+                        const std::vector<int>& skipped, pg::Clock::time_point deadline, Snapshot& s)
+{
+    std::optional<std::vector<std::pair<int, TableLock>>> locks; // known this refresh
+    if (tableLocks && tableLocks->result && !tableLocks->error.isError())
+        locks = readTableLocks(tableLocks->result.get(), *tables_);
+    const bool lockTimeout = leases && leases->error.sqlstate == QLatin1String("55P03");
+    if (lockTimeout) {
+        // Locked since the statement was planned: who holds it, in one more round trip (this once).
+        std::vector<pg::StatementResult> more;
+        if (!conn_.runPipeline({tableLocksSelect(*tables_)}, more, deadline).isError() && !more.empty() &&
+            more.front().result)
+            locks = readTableLocks(more.front().result.get(), *tables_);
+    }
+    std::optional<DbError> lockError;
+    if (locks) {
+        lockedTables_.clear();
+        std::vector<TableLock> said;
+        for (const auto& [table, lock] : *locks) {
+            if (std::find(lockedTables_.begin(), lockedTables_.end(), table) == lockedTables_.end())
+                lockedTables_.push_back(table);
+            said.push_back(lock);
+        }
+        if (!said.empty())
+            lockError = tableLockError(said);
+    }
+
+    if (lockTimeout && lockError && lockedTables_.size() < tables_->size()) {
+        // The other tables, read now: one more round trip, once per lock found this way.
+        std::vector<pg::StatementResult> rest;
+        if (!conn_.runPipeline({leaseSelectAll(conn_, *tables_, lockedTables_)}, rest, deadline).isError() &&
+            !rest.empty() && rest.front().result) {
+            decodeLeases(rest.front().result.get(), s, lockedTables_);
+            s.leasesPartial = lockError;
+            return;
+        }
+    }
+    if (!leases) { // every table skipped: the rows as last read (nobody can change them meanwhile)
+        if (leaseCache_)
+            s.leases = leaseCache_->rows;
+        s.leasesError = lockError;
+    } else if (leases->error.isError()) {
+        s.leasesError = lockTimeout && lockError ? lockError : std::optional<DbError>(leases->error);
+        if (!lockTimeout) {
+            // The table may have been dropped or altered: check it again next time.
+            leaseTableChecked_ = false;
+            leaseCache_.reset();
+        }
+    } else if (leases->result) {
+        decodeLeases(leases->result.get(), s, skipped);
+        // Another table found could not be read (no SELECT, or locked): said, while these rows are shown.
+        s.leasesPartial = lockError && !skipped.empty() ? lockError : leaseTableError_;
+    }
+}
+
+void Poller::decodeLeases(const PGresult* r, Snapshot& s, const std::vector<int>& kept)
 {
     // Every row decoded and matched by key with the previous read; the delta names the keys that
     // are new, changed or gone, so that the tracker looks only at those (1 % of 100 000 leases
@@ -415,6 +466,10 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
     }
     for (size_t k = 0; k < seen.size(); ++k)
         if (!seen[k]) {
+            if (std::find(kept.begin(), kept.end(), c->rows[k].source) != kept.end()) {
+                rows.push_back(c->rows[k]); // its table was not read: its rows as last read
+                continue;
+            }
             d->gone.push_back(c->rows[k]);
             c->rowOf.remove({c->rows[k].source, c->rows[k].name});
         }
@@ -425,7 +480,7 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s)
     s.leases = std::move(rows);
     lastLeaseSeq_ = s.seq;
     if (keyed) {
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < int(s.leases.size()); ++i)
             c->rowOf.insert({s.leases[size_t(i)].source, s.leases[size_t(i)].name}, i);
         c->rows = s.leases;
         s.leaseDelta = std::move(d);

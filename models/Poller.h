@@ -81,7 +81,12 @@ private:
     int nextBackoffMs();
     // Leases into s.leases (one table, or several tagged with their index), with a LeaseDelta
     // against the previous read: every row decoded, then matched by (table, name).
-    void decodeLeases(const PGresult* r, Snapshot& s);
+    // The rows of tables in `kept` (not read this time) stay as last read.
+    void decodeLeases(const PGresult* r, Snapshot& s, const std::vector<int>& kept = {});
+    // The lease statement's answer (null: every table skipped) into s; a table found locked
+    // (tableLocks' answer, or asked after a lock timeout) is named and skipped from the next refresh.
+    void takeLeases(const pg::StatementResult* leases, const pg::StatementResult* tableLocks,
+                    const std::vector<int>& skipped, pg::Clock::time_point deadline, Snapshot& s);
     // Finds the lease tables (or checks the named one); false, with s.error, if the round trip failed.
     bool checkLeaseTables(bool detecting, pg::Clock::time_point deadline, Snapshot& s);
 
@@ -95,6 +100,9 @@ private:
     std::shared_ptr<const std::vector<LeaseTableConfig>> tables_;
     QString leasesAbsent_;    // none configured, none found
     QStringList leasesFound_; // what detection found
+    // Lease tables (indexes into tables_) another session keeps under ACCESS EXCLUSIVE, held or
+    // queued for: not read until free, so the console never queues behind it (checked each refresh).
+    std::vector<int> lockedTables_;
     KeyNaming names_{cfg_}; // after cfg_, which it reads
     struct LeaseCache;
     std::unique_ptr<LeaseCache> leaseCache_;

@@ -1,5 +1,9 @@
 #include "DbError.h"
 
+#include "Wording.h"
+
+#include <QStringList>
+
 namespace lw {
 
 bool isConnectionLossState(const QString& sqlstate, const QString& severity)
@@ -103,6 +107,39 @@ QString DbError::headline() const
 QString DbError::advice() const
 {
     return hint.isEmpty() ? adviceFor(sqlstate, message) : hint;
+}
+
+DbError tableLockError(const std::vector<TableLock>& locks)
+{
+    QStringList said;
+    for (const TableLock& l : locks) {
+        QString who = QStringLiteral("pid %1").arg(l.pid);
+        QStringList about;
+        if (!l.applicationName.isEmpty())
+            about << l.applicationName;
+        if (!l.state.isEmpty())
+            about << (l.xactAgeS ? QStringLiteral("%1, transaction open %2").arg(l.state, formatDuration(*l.xactAgeS))
+                                 : l.state);
+        QString query = l.query.simplified();
+        if (query.size() > 80)
+            query = query.left(79) + QChar(0x2026);
+        if (!query.isEmpty())
+            about << QLatin1Char('"') + query + QLatin1Char('"');
+        if (!about.isEmpty())
+            who += QStringLiteral(" (") + about.join(QStringLiteral(": ")) + QLatin1Char(')');
+        said << (l.granted ? QStringLiteral("%1 is locked ACCESS EXCLUSIVE by %2").arg(l.table, who)
+                           : QStringLiteral("%1 is queued for ACCESS EXCLUSIVE on %2, and every reader of it queues "
+                                            "behind that")
+                                 .arg(who, l.table));
+    }
+    DbError e;
+    e.kind = DbError::Kind::Query;
+    e.sqlstate = QStringLiteral("55P03");
+    e.message = said.join(QStringLiteral("; ")) + QStringLiteral(" — not read: the console does not queue behind it");
+    e.hint = QStringLiteral("the table is read again as soon as the lock is gone; the rest is shown meanwhile. If "
+                            "that session is stuck (a migration that hangs, a transaction left open), end it "
+                            "(COMMIT/ROLLBACK there, or cancel it)");
+    return e;
 }
 
 } // namespace lw

@@ -1,6 +1,9 @@
 #pragma once
 #include <QString>
 
+#include <optional>
+#include <vector>
+
 namespace lw {
 
 // One failure of the database or the connection, in the words the user sees, plus what the code
@@ -42,5 +45,19 @@ bool isConnectionLossState(const QString& sqlstate, const QString& severity);
 
 // Advice for the operator keyed on SQLSTATE or message; empty if there is nothing specific to say.
 QString adviceFor(const QString& sqlstate, const QString& message);
+
+// A session holding, or queued for, ACCESS EXCLUSIVE on a table the console reads: the one lock
+// mode its ACCESS SHARE read would queue behind (a queued request holds up every later reader).
+struct TableLock
+{
+    QString table; // schema.table
+    bool granted = true;
+    int pid = 0;
+    QString applicationName, state, query;
+    std::optional<double> xactAgeS; // its transaction's age
+    bool operator==(const TableLock&) const = default;
+};
+// Why those tables were not read this refresh (55P03: the console did not wait for the lock).
+DbError tableLockError(const std::vector<TableLock>& locks);
 
 } // namespace lw

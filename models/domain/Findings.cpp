@@ -149,10 +149,14 @@ std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leas
         f.severity = 2;
         f.subject = QString(); // the Leases page as it is
         f.id = findingKindKey(f.kind);
-        f.title = QStringLiteral("leases not shown: %1").arg(e.headline());
+        f.title = (s.leasesError ? QStringLiteral("leases not shown: %1") : QStringLiteral("a lease table not read: %1"))
+                      .arg(e.headline());
         f.explanation =
-            QStringLiteral("The console cannot read the leases table, so it shows no holders, no "
-                           "countdowns and no stale leases; locks, sessions and pools are still live.");
+            s.leasesError
+                ? QStringLiteral("The console cannot read the leases table, so it shows no holders, no "
+                                 "countdowns and no stale leases; locks, sessions and pools are still live.")
+                : QStringLiteral("One lease table is not read (its rows are missing, or as last read); the other "
+                                 "tables' rows, locks, sessions and pools are live.");
         const QString advice = e.advice();
         f.fix = advice.isEmpty() ? QStringLiteral("Check the leases-table settings of the profile.") : advice;
         out.push_back(f);

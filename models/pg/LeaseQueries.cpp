@@ -213,23 +213,69 @@ pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cf
     return s;
 }
 
-pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables)
+pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables,
+                             const std::vector<int>& skip)
 {
     pg::Statement s;
     for (size_t i = 0; i < tables.size(); ++i) {
+        if (std::find(skip.begin(), skip.end(), int(i)) != skip.end())
+            continue;
         const LeaseTableConfig& t = tables[i];
         int zoneParam = 0;
         if (t.timeKind == LeaseTableConfig::TimeKind::NaiveZone && t.timeKindApplies()) {
             s.params.push_back(t.zone.toUtf8());
             zoneParam = int(s.params.size());
         }
-        if (i > 0)
+        if (!s.sql.isEmpty())
             s.sql += " UNION ALL ";
         s.sql += "(SELECT " + leaseColumns(conn, t, zoneParam) + ", " + QByteArray::number(int(i)) + "::int4" +
                  leaseFrom(conn, t) + ")";
     }
     s.binaryResults = true;
     return s;
+}
+
+pg::Statement tableLocksSelect(const std::vector<LeaseTableConfig>& tables)
+{
+    // to_regclass() looks the name up without locking the table. Only ACCESS EXCLUSIVE conflicts
+    // with the read's ACCESS SHARE; one queued (not granted) holds up every later reader too.
+    pg::Statement s;
+    QByteArray rows;
+    for (size_t i = 0; i < tables.size(); ++i) {
+        const QByteArray at = QByteArray::number(int(s.params.size()) + 1);
+        rows += (i ? ", (" : "(") + QByteArray::number(int(i)) + ", $" + at + "::text, $" +
+                QByteArray::number(int(s.params.size()) + 2) + "::text)";
+        s.params.push_back(tables[i].schema.toUtf8());
+        s.params.push_back(tables[i].table.toUtf8());
+    }
+    s.sql = "SELECT n.i::int4, l.granted, l.pid, coalesce(a.application_name, ''), coalesce(a.state, ''), "
+            "date_part('epoch', now() - a.xact_start), coalesce(left(a.query, 200), '') "
+            "FROM (VALUES " + rows + ") AS n(i, nsp, rel) "
+            "JOIN pg_locks l ON l.locktype = 'relation' AND l.relation = to_regclass(format('%I.%I', n.nsp, n.rel))::oid "
+            "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+            "AND l.mode = 'AccessExclusiveLock' AND l.pid <> pg_backend_pid() "
+            "LEFT JOIN pg_stat_activity a ON a.pid = l.pid ORDER BY 1, 2 DESC, 3";
+    return s;
+}
+
+std::vector<std::pair<int, TableLock>> readTableLocks(const PGresult* r, const std::vector<LeaseTableConfig>& tables)
+{
+    std::vector<std::pair<int, TableLock>> out;
+    for (int i = 0; r && i < PQntuples(r); ++i) {
+        const int table = int(pg::cellInt64(r, i, 0));
+        if (table < 0 || table >= int(tables.size()))
+            continue;
+        TableLock l;
+        l.table = tables[size_t(table)].qualifiedName();
+        l.granted = pg::cellTrue(r, i, 1);
+        l.pid = int(pg::cellInt64(r, i, 2));
+        l.applicationName = pg::cellText(r, i, 3);
+        l.state = pg::cellText(r, i, 4);
+        l.xactAgeS = pg::cellOptDouble(r, i, 5);
+        l.query = pg::cellText(r, i, 6);
+        out.emplace_back(table, std::move(l));
+    }
+    return out;
 }
 
 std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg)

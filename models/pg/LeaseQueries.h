@@ -28,7 +28,14 @@ DetectedLeaseTables detectedLeaseTables(const PGresult* detection);
 LeaseRow leaseRowAt(const PGresult* r, int i);
 
 // Several tables in one statement: each row tagged with its table's index (a fifth column).
-pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables);
+// `skip`: indexes of tables left out (not read this time); at least one must remain.
+pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables,
+                             const std::vector<int>& skip = {});
+
+// Who holds, or queues for, ACCESS EXCLUSIVE on any of `tables` (other sessions than the console's),
+// and reading its answer: the table's index in `tables` with each lock.
+pg::Statement tableLocksSelect(const std::vector<LeaseTableConfig>& tables);
+std::vector<std::pair<int, TableLock>> readTableLocks(const PGresult* r, const std::vector<LeaseTableConfig>& tables);
 
 // The SELECT of one table for one refresh (name, holder, taken-at, expires-at; binary results);
 // needs an open connection for identifier quoting.

@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
@@ -690,6 +691,83 @@ private Q_SLOTS:
         const Snap off = snapshot(db.dsn(), {"--no-detect"});
         QCOMPARE(off.code, 3);
         QVERIFY2(off.err.contains("public.leases"), qPrintable(off.err));
+    }
+
+    // A session holding ACCESS EXCLUSIVE on a lease table (a migration, LOCK TABLE, VACUUM FULL): the
+    // console does not queue behind it. The refresh names the lock and its session, shows the other
+    // tables' rows, and from then on does not try the locked table (its session never waits in
+    // pg_locks) until the lock is gone; then it is read again. A migration queued for the lock behind
+    // a reader holds up every reader too: named as queued.
+    void aLockedTableIsNamedAndTheRestShown()
+    {
+        lw::test::TestDatabase db("catalogue_locked");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at timestamptz); "
+                "INSERT INTO leases VALUES ('sweep', 'web-1:42:00ff', now(), now() + interval '10 min')");
+        db.exec(QString::fromLatin1(kShedLockDdl));
+        db.exec(shedlockTake("report", "web-2", 600));
+        auto migration = std::make_optional(lw::test::openAppSession(db.dsn(), QStringLiteral("deploy")));
+        const QString migrationPid = QString::number(migration->backendPid());
+        lw::pg::ResultPtr r;
+        const auto deadline = [] { return lw::pg::Clock::now() + std::chrono::seconds(5); };
+        QVERIFY(!migration->exec({"BEGIN", {}}, r, deadline()).isError());
+        QVERIFY(!migration->exec({"LOCK TABLE shedlock IN ACCESS EXCLUSIVE MODE", {}}, r, deadline()).isError());
+
+        // One look: the lock named, the other table's rows shown.
+        Snap s = snapshot(db.dsn());
+        QVERIFY2(s.code == 0, qPrintable(s.err + s.out));
+        QVERIFY2(rowsByScheme(s).value("default").contains("sweep"), qPrintable(s.out));
+        const QString notRead = s.doc["leases"].toObject()["not_read"].toObject()["text"].toString();
+        QVERIFY2(notRead.contains("public.shedlock is locked ACCESS EXCLUSIVE by pid " + migrationPid + " (deploy"),
+                 qPrintable(s.out));
+
+        // Watching: the locked table is not tried again while the lock stands.
+        lw::PollerConfig cfg;
+        cfg.connect.dsn = db.dsn();
+        cfg.intervalMs = 1000;
+        lw::Poller poller(cfg);
+        lw::Snapshot first = poller.refreshOnce();
+        QVERIFY(first.ok && first.leasesPartial);
+        QCOMPARE(int(first.leases.size()), 1);
+        // The second it waited for the lock cost the server nothing: no slower refreshes for it.
+        QCOMPARE(first.effectiveIntervalMs, 1000);
+        const QString consoleWaits = QStringLiteral(
+            "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE NOT l.granted AND "
+            "a.datname = '%1' AND a.application_name LIKE 'leasewatch%'").arg(db.name());
+        for (int i = 0; i < 5; ++i) {
+            const lw::Snapshot next = poller.refreshOnce();
+            QVERIFY(next.ok && next.leasesPartial);
+            QVERIFY2(next.leasesPartial->message.contains("public.shedlock"), qPrintable(next.leasesPartial->message));
+            QCOMPARE(int(next.leases.size()), 1);
+            QCOMPARE(db.value(consoleWaits), QStringLiteral("0"));
+        }
+        // The lock gone: read again, both tables.
+        QVERIFY(!migration->exec({"COMMIT", {}}, r, deadline()).isError());
+        poller.refreshOnce(); // sees it free
+        const lw::Snapshot after = poller.refreshOnce();
+        QVERIFY(after.ok && !after.leasesPartial && !after.leasesError);
+        QCOMPARE(int(after.leases.size()), 2);
+
+        // A migration queued for ACCESS EXCLUSIVE on leases behind a reader's transaction: every
+        // reader queues behind it, so the console does not read it either, and says who is queued.
+        QVERIFY(!migration->exec({"BEGIN", {}}, r, deadline()).isError());
+        QVERIFY(!migration->exec({"SELECT count(*) FROM leases", {}}, r, deadline()).isError());
+        QProcess alter;
+        alter.start(QStringLiteral("psql"), {db.dsn() + QStringLiteral(" application_name=alter-leases"), "-c",
+                                             "ALTER TABLE leases ADD COLUMN note text"});
+        QVERIFY(alter.waitForStarted());
+        QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                           "'alter-leases' AND wait_event_type = 'Lock'"),
+                                  QStringLiteral("1"), 10000);
+        s = snapshot(db.dsn());
+        QVERIFY2(s.code == 0, qPrintable(s.err + s.out));
+        QVERIFY2(rowsByScheme(s).value("shedlock").contains("report"), qPrintable(s.out));
+        QVERIFY2(s.doc["leases"].toObject()["not_read"].toObject()["text"].toString().contains(
+                     QRegularExpression("pid \\d+ \\(alter-leases: active.*\\) is queued for ACCESS EXCLUSIVE on "
+                                        "public.leases")),
+                 qPrintable(s.out));
+        QVERIFY(!migration->exec({"COMMIT", {}}, r, deadline()).isError());
+        QVERIFY(alter.waitForFinished(10000));
+        QCOMPARE(alter.exitCode(), 0);
     }
 
     // knex's lock table (knex 3.3.0 table-creator.js): at rest (is_locked = 0) it is read and says
