@@ -374,17 +374,21 @@ Snapshot Poller::refreshOnceNamed()
 void Poller::takeLeases(const pg::StatementResult* leases, const pg::StatementResult* tableLocks,
                         const std::vector<int>& skipped, pg::Clock::time_point deadline, Snapshot& s)
 {
+    // One more statement in a round trip of its own (only after a lock timeout): its rows, or null.
+    const auto askOnce = [&](pg::Statement st) {
+        std::vector<pg::StatementResult> res;
+        pg::ResultPtr rows;
+        if (!conn_.runPipeline({std::move(st)}, res, deadline).isError() && !res.empty())
+            rows = std::move(res.front().result);
+        return rows;
+    };
     std::optional<std::vector<std::pair<int, TableLock>>> locks; // known this refresh
     if (tableLocks && tableLocks->result && !tableLocks->error.isError())
         locks = readTableLocks(tableLocks->result.get(), *tables_);
     const bool lockTimeout = leases && leases->error.sqlstate == QLatin1String("55P03");
-    if (lockTimeout) {
-        // Locked since the statement was planned: who holds it, in one more round trip (this once).
-        std::vector<pg::StatementResult> more;
-        if (!conn_.runPipeline({tableLocksSelect(*tables_)}, more, deadline).isError() && !more.empty() &&
-            more.front().result)
-            locks = readTableLocks(more.front().result.get(), *tables_);
-    }
+    if (lockTimeout) // locked since the statement was planned: who holds it
+        if (const pg::ResultPtr held = askOnce(tableLocksSelect(*tables_)))
+            locks = readTableLocks(held.get(), *tables_);
     std::optional<DbError> lockError;
     if (locks) {
         lockedTables_.clear();
@@ -399,11 +403,9 @@ void Poller::takeLeases(const pg::StatementResult* leases, const pg::StatementRe
     }
 
     if (lockTimeout && lockError && lockedTables_.size() < tables_->size()) {
-        // The other tables, read now: one more round trip, once per lock found this way.
-        std::vector<pg::StatementResult> rest;
-        if (!conn_.runPipeline({leaseSelectAll(conn_, *tables_, lockedTables_)}, rest, deadline).isError() &&
-            !rest.empty() && rest.front().result) {
-            decodeLeases(rest.front().result.get(), s, lockedTables_);
+        // The other tables, read now, once per lock found this way.
+        if (const pg::ResultPtr rest = askOnce(leaseSelectAll(conn_, *tables_, lockedTables_))) {
+            decodeLeases(rest.get(), s, lockedTables_);
             s.leasesPartial = lockError;
             return;
         }

@@ -98,51 +98,64 @@ void HolderPresence::observe(const Snapshot& s, const LeaseTracker& leases)
 void HolderPresence::observeListeners(const Snapshot& s, const LeaseTracker& leases, QHash<QString, Seen>& next)
 {
     const double now = s.serverNow;
-    // The listening sessions of each channel now, and the client addresses of the sessions that
-    // ran a statement on each listener table since the last refresh (the worker that took a lock).
-    QHash<QString, std::vector<Listener>> listening;
-    QHash<QString, QSet<QString>> touchedFrom; // table → addresses
-    for (const LeaseTableConfig& t : leases.tables()) {
-        if (t.listenChannel.isEmpty())
-            continue;
-        if (!listening.contains(t.listenChannel)) {
+    // The sessions are scanned only while a listener table has a held row, once per refresh: the
+    // listening sessions of a channel, and the client addresses of the sessions that ran a statement
+    // on a table since the last refresh (the worker that took a lock).
+    QHash<QString, std::vector<Listener>> listening; // channel → its listeners now
+    QHash<QString, QSet<QString>> touchedFrom;       // table → addresses
+    const auto listenersOn = [&](const QString& channel) -> const std::vector<Listener>& {
+        auto it = listening.find(channel);
+        if (it == listening.end()) {
             std::vector<Listener> ls;
             for (const SessionRow& r : s.sessions)
-                if (listensOn(r, s.server.database, t.listenChannel))
+                if (listensOn(r, s.server.database, channel))
                     ls.push_back({r.pid, r.backendStart.value_or(0), r.clientAddr});
-            listening.insert(t.listenChannel, std::move(ls));
+            it = listening.insert(channel, std::move(ls));
         }
-        QSet<QString>& from = touchedFrom[t.table];
-        for (const SessionRow& r : s.sessions)
-            if (r.database == s.server.database && !r.clientAddr.isEmpty() &&
-                r.query.contains(t.table, Qt::CaseInsensitive) &&
-                (r.state != QLatin1String("idle") || r.stateChange.value_or(0) >= prevNow_ - 1))
-                from.insert(r.clientAddr.section(QLatin1Char('/'), 0, 0));
-    }
+        return *it;
+    };
+    const auto touched = [&](const QString& table) -> const QSet<QString>& {
+        auto it = touchedFrom.find(table);
+        if (it == touchedFrom.end()) {
+            QSet<QString> from;
+            for (const SessionRow& r : s.sessions)
+                if (r.database == s.server.database && !r.clientAddr.isEmpty() &&
+                    r.query.contains(table, Qt::CaseInsensitive) &&
+                    (r.state != QLatin1String("idle") || r.stateChange.value_or(0) >= prevNow_ - 1))
+                    from.insert(r.clientAddr.section(QLatin1Char('/'), 0, 0));
+            it = touchedFrom.insert(table, std::move(from));
+        }
+        return *it;
+    };
+    static const std::vector<Listener> none;
     const auto has = [](const std::vector<Listener>& in, const Listener& l) {
         return std::find(in.begin(), in.end(), l) != in.end();
     };
     QHash<QString, Pool> pools;
     for (int i = 0; i < leases.size(); ++i) {
         const LeaseTableConfig* t = leases.tableAt(i);
+        if (!t || t->listenChannel.isEmpty())
+            continue;
         const LeaseState st = leases.stateAt(i, now);
         const LeaseTracker::Entry& e = leases.entry(i);
-        if (!t || t->listenChannel.isEmpty() || (st != LeaseState::Held && st != LeaseState::ExpiringSoon) ||
-            !e.track.row.holder || e.track.row.holder->isEmpty())
+        if ((st != LeaseState::Held && st != LeaseState::ExpiringSoon) || !e.track.row.holder ||
+            e.track.row.holder->isEmpty())
             continue;
         const QString holder = *e.track.row.holder;
-        const std::vector<Listener>& nowL = listening.value(t->listenChannel);
-        const std::vector<Listener>& prevL = listeners_.value(t->listenChannel);
         const double takenAt = e.track.row.takenAt.value_or(0);
         const bool takenInView = prevNow_ > 0 && takenAt > prevNow_ - 1;
         auto p = pools.find(holder);
         if (p == pools.end()) { // first of its rows this refresh: update what is known of it once
-            Pool pool = pools_.value(holder);
-            if (!pools_.contains(holder)) {
+            const std::vector<Listener>& nowL = listenersOn(t->listenChannel);
+            const auto before = listeners_.constFind(t->listenChannel);
+            const std::vector<Listener>& prevL = before == listeners_.cend() ? none : *before;
+            const auto known = pools_.constFind(holder);
+            Pool pool = known == pools_.cend() ? Pool{} : *known;
+            if (known == pools_.cend()) {
                 pool.candidates = nowL;
                 // Taken in view: its worker ran a statement on the table just now, from its host.
-                const QSet<QString>& from = touchedFrom.value(t->table);
-                if (takenInView && !from.isEmpty()) {
+                const QSet<QString>& from = takenInView ? touched(t->table) : QSet<QString>{};
+                if (!from.isEmpty()) {
                     std::vector<Listener> near;
                     for (const Listener& l : pool.candidates)
                         if (from.contains(l.clientAddr.section(QLatin1Char('/'), 0, 0)))
