@@ -25,7 +25,8 @@ struct AlertConfig
     QSet<FindingKind> kinds = {FindingKind::StaleLease, FindingKind::PoolPinned, FindingKind::LockTablePressure,
                                FindingKind::Deadlocks, FindingKind::ConnectionsNearLimit,
                                FindingKind::BouncerSlotHoldsLock, FindingKind::ServerNotAnswering,
-                               FindingKind::FlagLeftSet, FindingKind::DoubleRun};
+                               FindingKind::FlagLeftSet, FindingKind::DoubleRun,
+                               FindingKind::HiddenDeadlock};
 };
 
 class Alerts : public QObject

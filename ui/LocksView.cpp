@@ -100,7 +100,7 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     tree_ = new QTreeView(this);
     tree_->setModel(monitor_->blocking());
     tree_->setAlternatingRowColors(true);
-    tree_->setColumnWidth(0, 200);
+    tree_->setColumnWidth(0, 320); // "4411 (root blocker: cancel 4420 instead)"
     tree_->setColumnWidth(1, 100);
     tree_->setColumnWidth(2, 140);
     tree_->setColumnWidth(3, 160);

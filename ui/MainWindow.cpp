@@ -106,6 +106,11 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
         locks_->signalBackend(pid, true);
     });
 
+    connect(overview_, &OverviewView::signalSession, this, [this](int pid, bool terminate) {
+        showSession(pid);
+        locks_->signalBackend(pid, terminate);
+    });
+
     auto* fileMenu = menuBar()->addMenu(tr("&File"));
     auto* profiles = fileMenu->addAction(tr("&Profiles… (open another database)"));
     profiles->setObjectName(QStringLiteral("profilesAction"));

@@ -160,6 +160,8 @@ OverviewView::OverviewView(Monitor* monitor, QWidget* parent) : QWidget(parent),
             Q_EMIT forceExpireLease(subject);
         else if (kind == QLatin1String("pool_pinned"))
             Q_EMIT terminateOneOf(subject);
+        else if (kind == QLatin1String("hidden_deadlock"))
+            Q_EMIT signalSession(subject.toInt(), terminatesCycle(subject.toInt()));
     });
     connect(list_, &QListView::activated, this, &OverviewView::openCurrent); // Enter and double-click
     connect(list_->selectionModel(), &QItemSelectionModel::currentChanged, this, &OverviewView::refresh);
@@ -277,8 +279,13 @@ void OverviewView::refresh()
     open_->setEnabled(cur.isValid());
     const QString kind = cur.isValid() ? cur.data(FindingsModel::KindRole).toString() : QString();
     const bool op = monitor_->config().operatorMode;
-    if (kind == QLatin1String("stale_lease") || kind == QLatin1String("pool_pinned")) {
-        act_->setText(kind == QLatin1String("stale_lease") ? tr("Force-expire…") : tr("Terminate one…"));
+    if (kind == QLatin1String("stale_lease") || kind == QLatin1String("pool_pinned") ||
+        kind == QLatin1String("hidden_deadlock")) {
+        const int pid = cur.data(FindingsModel::SubjectRole).toInt();
+        act_->setText(kind == QLatin1String("stale_lease")  ? tr("Force-expire…")
+                      : kind == QLatin1String("pool_pinned") ? tr("Terminate one…")
+                      : terminatesCycle(pid)                 ? tr("Terminate pid %1…").arg(pid)
+                                                             : tr("Cancel pid %1…").arg(pid));
         act_->setEnabled(op);
         act_->setToolTip(op ? QString() : tr("Operator mode is off for this profile."));
         act_->show();
@@ -294,6 +301,16 @@ void OverviewView::refresh()
         detail_->setText(f->rowCount() ? tr("Select a finding (arrow keys) for its detail.") : QString());
     list_->viewport()->update(CardDelegate::sinceColumn(list_->viewport()->rect())); // "since" durations move
     Q_EMIT statusChanged(shortStatus());
+}
+
+bool OverviewView::terminatesCycle(int pid) const
+{
+    const Snapshot& s = monitor_->lastSnapshot();
+    if (s.analysis)
+        for (const HiddenCycle& c : s.analysis->blocking.hiddenCycles)
+            if (c.cancel == pid)
+                return c.terminate;
+    return false;
 }
 
 void OverviewView::openCurrent()

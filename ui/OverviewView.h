@@ -35,11 +35,14 @@ Q_SIGNALS:
     // pinned backend of the instance.
     void forceExpireLease(const QString& name);
     void terminateOneOf(const QString& groupKey);
+    // … and cancel (or terminate) the session that frees a cycle PostgreSQL does not see.
+    void signalSession(int pid, bool terminate);
     void statusChanged(const QString& shortStatus);
 
 private:
     void refresh();
     void openCurrent();
+    bool terminatesCycle(int pid) const; // the hidden cycle that pid frees needs a terminate, not a cancel
 
     Monitor* monitor_;
     QLabel* health_;

@@ -5,6 +5,7 @@
 
 #include "Wording.h"
 
+#include <QRegularExpression>
 #include <QSet>
 
 #include <algorithm>
@@ -107,6 +108,8 @@ QString findingKindKey(FindingKind k)
         return QStringLiteral("flag_left_set");
     case FindingKind::DoubleRun:
         return QStringLiteral("double_run");
+    case FindingKind::HiddenDeadlock:
+        return QStringLiteral("hidden_deadlock");
     }
     return {};
 }
@@ -759,6 +762,262 @@ void addBlocking(const Snapshot& s, const SessionIndex& sessions, Analysis& a)
     }
 }
 
+// The keys a polling statement asks for: pg_try_advisory_lock(42), (1, 2), their _xact and _shared
+// forms, written as literals (a migration tool's lock key is a constant in its SQL).
+struct PolledKey
+{
+    qint64 key = 0;
+    std::optional<std::pair<qint32, qint32>> two;
+    bool matches(const AdvisoryLockRow& l) const
+    {
+        return two ? l.twoKeys && l.key1 == two->first && l.key2 == two->second : !l.twoKeys && l.key == key;
+    }
+};
+std::vector<PolledKey> polledKeys(const QString& query)
+{
+    std::vector<PolledKey> keys;
+    if (!query.contains(QLatin1String("pg_try_advisory"), Qt::CaseInsensitive))
+        return keys;
+    static const QRegularExpression re(
+        QStringLiteral("pg_try_advisory(?:_xact)?_lock(?:_shared)?\\s*\\(\\s*(-?\\d+)\\s*(?:,\\s*(-?\\d+)\\s*)?\\)"),
+        QRegularExpression::CaseInsensitiveOption);
+    for (auto it = re.globalMatch(query); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        bool ok1 = false, ok2 = false;
+        const qint64 k1 = m.captured(1).toLongLong(&ok1);
+        const qint64 k2 = m.captured(2).toLongLong(&ok2);
+        if (ok1 && m.captured(2).isEmpty())
+            keys.push_back({k1, std::nullopt});
+        else if (ok1 && ok2 && k1 >= INT32_MIN && k1 <= INT32_MAX && k2 >= INT32_MIN && k2 <= INT32_MAX)
+            keys.push_back({0, std::pair<qint32, qint32>{qint32(k1), qint32(k2)}});
+    }
+    return keys;
+}
+
+// "CREATE INDEX CONCURRENTLY" and the like, as the waiting statement runs it.
+QString concurrentCommand(const QString& query)
+{
+    const QString q = query.simplified().toUpper();
+    if (!q.contains(QLatin1String("CONCURRENTLY")))
+        return QStringLiteral("statement");
+    if (q.contains(QLatin1String("REINDEX")))
+        return QStringLiteral("REINDEX CONCURRENTLY");
+    if (q.contains(QLatin1String("DETACH PARTITION")))
+        return QStringLiteral("DETACH PARTITION CONCURRENTLY");
+    if (q.contains(QLatin1String("DROP INDEX")))
+        return QStringLiteral("DROP INDEX CONCURRENTLY");
+    if (q.contains(QLatin1String("INDEX")))
+        return QStringLiteral("CREATE INDEX CONCURRENTLY");
+    return QStringLiteral("statement");
+}
+
+// "node-pg-migrate migration lock", or "advisory lock 4242" when it has no name.
+QString lockText(const LockView& v)
+{
+    return v.name.isEmpty() ? QStringLiteral("advisory lock ") + advisoryKeyText(v.lock) : v.name;
+}
+
+enum class WaitEdge { Lock, Poll, Client };
+struct WaitStep
+{
+    int pid = 0;
+    WaitEdge edge = WaitEdge::Lock; // how the session before waits on this one
+    QString what;                   // the lock's name, when known
+};
+
+// Cycles through a snapshot. They start at a session waiting for another's snapshot (a virtualxid
+// lock: the concurrent builds wait on those) and lead back to it along three kinds of waits: lock
+// waits (pg_blocking_pids); polls (a session inside a statement or a transaction retrying
+// pg_try_advisory_lock for a key someone holds); and a client's wait (an idle session of the
+// build's own client instance: its program waits for the build before it lets go). A cycle of lock
+// waits only is PostgreSQL's own to break, after deadlock_timeout; one with a poll or a client's
+// wait in it is never broken. Almost every refresh has no snapshot waiter: one pass, nothing else.
+std::vector<std::vector<WaitStep>> findHiddenCycles(const Snapshot& s, const SessionIndex& sessions,
+                                                    const Analysis& a)
+{
+    std::vector<std::vector<WaitStep>> out;
+    std::vector<const SessionRow*> snapshotWaiters;
+    for (const SessionRow& r : s.sessions)
+        if (!r.blockedBy.empty() && r.waitEvent == QLatin1String("virtualxid"))
+            snapshotWaiters.push_back(&r);
+    if (snapshotWaiters.empty())
+        return out;
+
+    auto holdsSnapshot = [](const SessionRow& r) {
+        return r.state == QLatin1String("active") || r.state.startsWith(QLatin1String("idle in transaction"));
+    };
+    auto waitsOn = [&](const SessionRow& p, const SessionRow& w, bool first) {
+        std::vector<WaitStep> next;
+        if (p.waitEventType == QLatin1String("Lock")) {
+            QString what; // the advisory lock it waits for, if that is what it waits for
+            for (int i : a.waiters)
+                if (a.locks[size_t(i)].lock.pid == p.pid)
+                    what = lockText(a.locks[size_t(i)]);
+            for (int b : p.blockedBy)
+                next.push_back({b, WaitEdge::Lock, what});
+        } else if (holdsSnapshot(p)) {
+            for (const PolledKey& k : polledKeys(p.query))
+                for (const LockView& v : a.locks)
+                    if (v.lock.granted && v.lock.pid != p.pid && v.lock.database == p.database && k.matches(v.lock))
+                        next.push_back({v.lock.pid, WaitEdge::Poll, lockText(v)});
+        }
+        // The first session must wait itself: a snapshot holder waiting on nothing is a long
+        // transaction, not a cycle.
+        if (!first && isIdle(p) && groupKey(p, GroupBy::ClientInstance) == groupKey(w, GroupBy::ClientInstance))
+            next.push_back({w.pid, WaitEdge::Client, {}});
+        return next;
+    };
+
+    QSet<QString> known;
+    for (const SessionRow* w : snapshotWaiters)
+        for (int x : w->blockedBy) {
+            const SessionRow* xs = sessions.of(x);
+            if (!xs || !holdsSnapshot(*xs))
+                continue;
+            std::vector<WaitStep> path{{x, WaitEdge::Lock, {}}};
+            QSet<int> onPath{w->pid, x};
+            bool closed = false;
+            std::function<void(const SessionRow&)> walk = [&](const SessionRow& p) {
+                if (path.size() > 12)
+                    return;
+                for (const WaitStep& st : waitsOn(p, *w, p.pid == x)) {
+                    if (st.pid == w->pid) {
+                        path.push_back(st);
+                        closed = std::any_of(path.begin() + 1, path.end(),
+                                             [](const WaitStep& q) { return q.edge != WaitEdge::Lock; });
+                        if (closed)
+                            return;
+                        path.pop_back();
+                        continue;
+                    }
+                    const SessionRow* next = sessions.of(st.pid);
+                    if (!next || onPath.contains(st.pid))
+                        continue;
+                    onPath.insert(st.pid);
+                    path.push_back(st);
+                    walk(*next);
+                    if (closed)
+                        return;
+                    path.pop_back();
+                    onPath.remove(st.pid);
+                }
+            };
+            walk(*xs);
+            if (!closed)
+                continue;
+            std::vector<int> pids;
+            for (const WaitStep& st : path)
+                pids.push_back(st.pid);
+            std::sort(pids.begin(), pids.end());
+            QStringList key;
+            for (int p : pids)
+                key << QString::number(p);
+            if (known.contains(key.join(QLatin1Char(','))))
+                continue;
+            known.insert(key.join(QLatin1Char(',')));
+            out.push_back(std::move(path));
+        }
+    return out;
+}
+
+// Each hidden cycle as a critical card naming the session to cancel; the cards that would point
+// at the wrong one (end the root blocker, terminate the idle holder) give way to it.
+void addHiddenCycles(const Snapshot& s, const SessionIndex& sessions, Analysis& a)
+{
+    QSet<int> members;
+    for (const std::vector<WaitStep>& path : findHiddenCycles(s, sessions, a)) {
+        // path: x, the sessions x waits on, …, and the snapshot waiter w last.
+        const int x = path.front().pid, y = path[1].pid, w = path.back().pid;
+        const SessionRow* xs = sessions.of(x);
+        const SessionRow* ws = sessions.of(w);
+        HiddenCycle c;
+        c.snapshotWaiter = w;
+        c.cancel = x;
+        c.terminate = xs && xs->state.startsWith(QLatin1String("idle in transaction"));
+        c.pids.push_back(w);
+        for (size_t i = 0; i + 1 < path.size(); ++i)
+            c.pids.push_back(path[i].pid);
+        for (int p : c.pids)
+            members.insert(p);
+        a.blocking.hiddenCycles.push_back(c);
+
+        const QString cmd = ws ? concurrentCommand(ws->query) : QStringLiteral("statement");
+        const WaitStep& first = path[1];
+        const QString waits =
+            first.edge == WaitEdge::Poll
+                ? QStringLiteral("keeps retrying pg_try_advisory_lock for %1 held by pid %2").arg(first.what).arg(y)
+                : first.what.isEmpty() ? QStringLiteral("waits for a lock held by pid %1").arg(y)
+                                       : QStringLiteral("waits for %1 held by pid %2").arg(first.what).arg(y);
+        QString back;
+        if (y == w)
+            back = QStringLiteral("whose %1 waits for pid %2's snapshot").arg(cmd).arg(x);
+        else if (path.size() == 3 && path.back().edge == WaitEdge::Client)
+            back = QStringLiteral("whose client's %1 (pid %2) waits for pid %3's snapshot").arg(cmd).arg(w).arg(x);
+        else {
+            QStringList via;
+            for (size_t i = 2; i + 1 < path.size(); ++i)
+                via << QString::number(path[i].pid);
+            back = QStringLiteral("and through pid %1, %2 (pid %3) waits for pid %4's snapshot")
+                       .arg(via.join(QStringLiteral(" → ")), cmd)
+                       .arg(w)
+                       .arg(x);
+        }
+        QStringList unseen; // why PostgreSQL does not see it
+        int idleHolder = 0;
+        for (size_t i = 1; i < path.size(); ++i) {
+            const int from = path[i - 1].pid;
+            if (path[i].edge == WaitEdge::Poll)
+                unseen << QStringLiteral("pid %1 waits on no lock, it retries pg_try_advisory_lock").arg(from);
+            else if (path[i].edge == WaitEdge::Client) {
+                unseen << QStringLiteral("pid %1 is idle: its program, the build's own client, waits for the "
+                                         "build before it lets go")
+                              .arg(from);
+                idleHolder = from;
+            }
+        }
+        Finding f;
+        f.kind = FindingKind::HiddenDeadlock;
+        f.severity = 3;
+        f.subject = QString::number(x);
+        QStringList ids;
+        std::vector<int> sorted = c.pids;
+        std::sort(sorted.begin(), sorted.end());
+        for (int p : sorted)
+            ids << QString::number(p);
+        f.id = findingKindKey(f.kind) + QLatin1Char(':') + ids.join(QLatin1Char(','));
+        f.title = QStringLiteral("%1 %2, %3: neither can finish").arg(sessionName(x, xs, false), waits, back);
+        f.explanation = QStringLiteral("PostgreSQL's deadlock detector cannot see this cycle (%1): nobody gets "
+                                       "an error, it lasts until someone acts.")
+                            .arg(unseen.join(QStringLiteral("; ")));
+        if (idleHolder)
+            f.explanation += QStringLiteral(" Ending pid %1, the root of the lock chain, would let go of its lock "
+                                            "with the build half done.")
+                                 .arg(idleHolder);
+        f.fix = c.terminate
+                    ? QStringLiteral("Terminate pid %1 (pg_terminate_backend(%1)): it is idle in a transaction, "
+                                     "where a cancel does nothing. Its snapshot goes, the %2 finishes and the lock "
+                                     "is let go; pid %1's work fails and can be run again.")
+                          .arg(x)
+                          .arg(cmd)
+                    : QStringLiteral("Cancel pid %1's statement (pg_cancel_backend(%1)), not the root blocker: its "
+                                     "snapshot goes, the %2 finishes and the lock is let go; pid %1's work fails "
+                                     "and can be run again.")
+                          .arg(x)
+                          .arg(cmd);
+        a.findings.push_back(f);
+    }
+    if (members.isEmpty())
+        return;
+    a.findings.erase(std::remove_if(a.findings.begin(), a.findings.end(),
+                                    [&](const Finding& f) {
+                                        return (f.kind == FindingKind::BlockingChain ||
+                                                f.kind == FindingKind::AdvisoryWait ||
+                                                f.kind == FindingKind::IdleHoldingAdvisory) &&
+                                               members.contains(f.subject.toInt());
+                                    }),
+                     a.findings.end());
+}
+
 // Collisions among the known candidate names.
 void addKeyCollisions(const Snapshot& s, const KeyNames& names, Analysis& a)
 {
@@ -865,6 +1124,7 @@ Analysis analyze(const Snapshot& s, const AnalysisConfig& cfg, const Analysis* p
     addIdleHolders(s, cfg, sessions, a);
     addPools(s, cfg, sessions, a); // after the idle holders: a pinned pool stands for its sessions
     addBlocking(s, sessions, a);
+    addHiddenCycles(s, sessions, a); // after the blocking and the waits: it stands for them
     addKeyCollisions(s, names, a);
     addClusterLimits(s, cfg, a);
     std::stable_sort(a.findings.begin(), a.findings.end(),

@@ -92,11 +92,26 @@ struct BlockNode
     std::vector<int> children; // sessions waiting behind this one
     bool inCycle = false;
 };
+// A cycle of waits PostgreSQL's deadlock detector cannot see, so nobody ever gets an error: a
+// concurrent build (CREATE INDEX CONCURRENTLY, …) waits for a session's snapshot, and that session
+// waits for what the build's side holds — on a lock whose holder's client waits for the build
+// (its migration lock taken on another connection), or by polling pg_try_advisory_lock for a key
+// the build's session holds. Freeing it means cancelling the session whose snapshot is waited for,
+// not the root blocker the lock tree shows.
+struct HiddenCycle
+{
+    std::vector<int> pids;  // from the snapshot waiter along the waits back to it
+    int snapshotWaiter = 0; // the concurrent build
+    int cancel = 0;         // the session whose snapshot it waits for, itself waiting
+    bool terminate = false; // that session is idle in a transaction: a cancel would do nothing
+    bool operator==(const HiddenCycle&) const = default;
+};
 struct BlockingForest
 {
     std::vector<int> roots;               // root blockers (not waiting themselves), worst first
     QHash<int, BlockNode> nodes;          // every pid in a chain
     std::vector<std::vector<int>> cycles; // deadlock cycles caught in the snapshot
+    std::vector<HiddenCycle> hiddenCycles; // cycles through a snapshot that PostgreSQL does not see
     int waitersBehind(int pid) const;     // all sessions transitively waiting on pid
 };
 
@@ -118,6 +133,7 @@ enum class FindingKind {
     HolderGone, // a lock that keeps no session (ShedLock): its holder's host disconnected, the lock held on
     FlagLeftSet, // a lock kept as a bare flag (knex's is_locked) whose setter's sessions are gone
     DoubleRun,   // a lease taken over while the previous holder's sessions are still busy
+    HiddenDeadlock, // a HiddenCycle: sessions that wait on each other where PostgreSQL cannot see it
 };
 QString findingKindKey(FindingKind k);
 

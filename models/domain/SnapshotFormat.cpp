@@ -145,6 +145,18 @@ QJsonObject locksJson(const Snapshot& s)
             cycles.append(a);
         }
         root[QStringLiteral("deadlock_cycles")] = cycles;
+        QJsonArray hidden;
+        for (const HiddenCycle& c : f.hiddenCycles) {
+            QJsonArray pids;
+            for (int p : c.pids)
+                pids.append(p);
+            hidden.append(QJsonObject{{QStringLiteral("pids"), pids},
+                                      {QStringLiteral("snapshot_waiter"), c.snapshotWaiter},
+                                      {QStringLiteral("free_by"), c.terminate ? QStringLiteral("terminate")
+                                                                              : QStringLiteral("cancel")},
+                                      {QStringLiteral("pid"), c.cancel}});
+        }
+        root[QStringLiteral("hidden_deadlock_cycles")] = hidden;
     }
     root[QStringLiteral("advisory_locks")] = locks;
     root[QStringLiteral("pools")] = groups;

@@ -316,9 +316,7 @@ QVariant BlockingTreeModel::data(const QModelIndex& idx, int role) const
     if (role == Qt::DisplayRole) {
         switch (idx.column()) {
         case Pid:
-            return n.inCycle ? QStringLiteral("%1 (deadlock cycle)").arg(n.pid)
-                             : (n.parent < 0 ? QStringLiteral("%1 (root blocker)").arg(n.pid)
-                                             : QString::number(n.pid));
+            return n.role.isEmpty() ? QString::number(n.pid) : QStringLiteral("%1 (%2)").arg(n.pid).arg(n.role);
         case Waiting:
             return n.waitingS >= 0 ? formatDuration(n.waitingS) : QStringLiteral("—");
         case State:
@@ -333,10 +331,12 @@ QVariant BlockingTreeModel::data(const QModelIndex& idx, int role) const
     }
     if (role == Qt::UserRole)
         return n.pid;
-    if (role == Qt::ForegroundRole && (n.parent < 0 || n.inCycle) && idx.column() == Pid)
+    if (role == Qt::ForegroundRole && !n.role.isEmpty() && idx.column() == Pid)
         return QBrush(QColor(0xc6, 0x28, 0x28));
     if (role == Qt::ToolTipRole && idx.column() == Query)
         return n.session.query;
+    if (role == Qt::ToolTipRole && idx.column() == Pid && !n.role.isEmpty())
+        return QStringLiteral("%1 (%2)").arg(n.pid).arg(n.role);
     return {};
 }
 
@@ -358,6 +358,24 @@ void BlockingTreeModel::applySnapshot(const Snapshot& s)
     QHash<int, const SessionRow*> byPid;
     for (const SessionRow& r : s.sessions)
         byPid.insert(r.pid, &r);
+    // In a cycle PostgreSQL does not see, the root blocker is the wrong one to end: the tree names
+    // the session whose cancel frees it.
+    QHash<int, const HiddenCycle*> hiddenOf;
+    for (const HiddenCycle& c : f.hiddenCycles)
+        for (int p : c.pids)
+            hiddenOf.insert(p, &c);
+    auto roleOf = [&](int pid, bool root, bool inCycle) -> QString {
+        if (const HiddenCycle* c = hiddenOf.value(pid, nullptr)) {
+            if (pid == c->cancel)
+                return c->terminate ? QStringLiteral("terminate this one: frees the cycle")
+                                    : QStringLiteral("cancel this one: frees the cycle");
+            return root ? QStringLiteral("root blocker: cancel %1 instead").arg(c->cancel)
+                        : QStringLiteral("in a hidden cycle");
+        }
+        if (inCycle)
+            return QStringLiteral("deadlock cycle");
+        return root ? QStringLiteral("root blocker") : QString();
+    };
 
     // Flatten the forest depth-first; a pid reached twice (several blockers, or a cycle) is shown
     // once under the first path.
@@ -376,11 +394,12 @@ void BlockingTreeModel::applySnapshot(const Snapshot& s)
             n.waitingS = it->waitingS;
             n.inCycle = it->inCycle;
         }
+        n.role = roleOf(pid, parent < 0, n.inCycle);
         if (const SessionRow* sr = byPid.value(pid, nullptr))
             n.session = *sr;
         nodes.push_back(n);
         placed.insert(pid);
-        shape += QString::number(pid) + QLatin1Char(parent < 0 ? ';' : ',');
+        shape += QString::number(pid) + QLatin1Char(parent < 0 ? ';' : ',') + n.role;
         if (it != f.nodes.constEnd()) {
             std::vector<int> kids;
             for (int c : it->children)

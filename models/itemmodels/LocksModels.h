@@ -113,6 +113,7 @@ private:
         std::vector<int> children;
         double waitingS = -1;
         bool inCycle = false;
+        QString role; // "root blocker", "cancel this one: …" — what the tree says after the pid
         SessionRow session;
     };
     std::vector<Node> nodes_;

@@ -3,6 +3,7 @@
 // them and a hashtext() collision among known lock names.
 #include "BackendSignal.h"
 #include "ConsoleSupport.h"
+#include "CycleScene.h"
 #include "itemmodels/LeaseModel.h"
 #include "itemmodels/LocksModels.h"
 #include "Monitor.h"
@@ -207,6 +208,61 @@ private Q_SLOTS:
         QCOMPARE(m.blocking()->rowCount(root), 1); // the next in the chain waits behind it
         // And the tree says so in words.
         QVERIFY(root.data().toString().contains("root blocker"));
+    }
+
+    // Issue 52: deploy 1 holds its migration lock on one connection and builds an index
+    // concurrently on another; deploy 2's migrator, in a transaction that read the table, waits for
+    // the lock. The build waits for deploy 2's snapshot: PostgreSQL sees a chain, not a cycle, and
+    // never breaks it. The console says so, names deploy 2 to cancel (not the root blocker), and
+    // that cancel frees the build.
+    void buildWaitingForAMigratorsSnapshotIsACycle()
+    {
+        test::TestDatabase db("hidden_cycle");
+        test::CycleScene scene(db);
+        QString why;
+        QVERIFY2(scene.start(&why), qPrintable(why));
+        const int lockPid = scene.lockPid, migratorPid = scene.migratorPid;
+
+        Monitor m(fastConfig(db.dsn()));
+        new QAbstractItemModelTester(m.blocking(), QAbstractItemModelTester::FailureReportingMode::QtTest, &m);
+        m.start();
+        auto cycleCard = [&]() -> std::optional<Finding> {
+            for (int i = 0; i < m.findings()->rowCount(); ++i)
+                if (m.findings()->finding(i).kind == FindingKind::HiddenDeadlock)
+                    return m.findings()->finding(i);
+            return std::nullopt;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(cycleCard().has_value(), 20000);
+        const Finding card = *cycleCard();
+        QCOMPARE(card.severity, 3);
+        QCOMPARE(card.subject, QString::number(migratorPid));
+        QVERIFY2(card.title.contains(QStringLiteral("held by pid %1").arg(lockPid)) &&
+                     card.title.contains("CREATE INDEX CONCURRENTLY") && card.title.contains("neither can finish"),
+                 qPrintable(card.title));
+        QVERIFY2(card.fix.contains(QStringLiteral("pg_cancel_backend(%1)").arg(migratorPid)), qPrintable(card.fix));
+        for (int i = 0; i < m.findings()->rowCount(); ++i) // not also "end the root blocker"
+            QVERIFY(m.findings()->finding(i).kind != FindingKind::BlockingChain ||
+                    m.findings()->finding(i).subject != QString::number(lockPid));
+
+        // The tree: the idle lock session is the root, and says it is not the one to end.
+        QModelIndex root;
+        for (int r = 0; r < m.blocking()->rowCount(); ++r)
+            if (m.blocking()->index(r, 0).data(Qt::UserRole).toInt() == lockPid)
+                root = m.blocking()->index(r, 0);
+        QVERIFY(root.isValid());
+        QCOMPARE(root.data().toString(),
+                 QStringLiteral("%1 (root blocker: cancel %2 instead)").arg(lockPid).arg(migratorPid));
+        QCOMPARE(m.blocking()->rowCount(root), 1);
+        const QModelIndex waiter = m.blocking()->index(0, 0, root);
+        QCOMPARE(waiter.data().toString(), QStringLiteral("%1 (cancel this one: frees the cycle)").arg(migratorPid));
+
+        // The cancel it names: the build finishes, with a valid index, and the card goes.
+        pg::ConnectOptions opts;
+        opts.dsn = db.dsn();
+        QCOMPARE(signalBackend(opts, true, BackendSignal::Cancel, migratorPid).key, QStringLiteral("cancelled"));
+        const QString built = scene.buildFinished();
+        QVERIFY2(built.isEmpty(), qPrintable(built));
+        QTRY_VERIFY_WITH_TIMEOUT(!cycleCard().has_value(), 10000);
     }
 
     // Keys as the application wrote them: one bigint (incl. negative and extreme) or two int4.

@@ -1,6 +1,7 @@
 // The overview on the real test cluster while the simulator runs a pinned pool and a crashed lease
 // holder: without any click it names both incidents in words; the keyboard reaches the detail; the
 // headless snapshot carries the same words.
+#include "CycleScene.h"
 #include "Programs.h"
 #include "itemmodels/LeaseModel.h"
 #include "LeasesView.h"
@@ -12,11 +13,16 @@
 #include "domain/Analysis.h"
 #include "sim/Simulator.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QListView>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTimer>
 
 using namespace lw;
 
@@ -98,6 +104,68 @@ private Q_SLOTS:
                      health.contains("Nothing has been read") && !health.contains("?.") &&
                      !health.contains("from before the connection was lost"),
                  qPrintable(health));
+    }
+
+    // Issue 52: a cycle PostgreSQL does not see is a critical card whose button cancels the session
+    // it names (the waiter, not the root blocker), through the Locks page's confirmed action; the
+    // build then finishes and the card goes. Screenshots of the Overview and the Locks page meanwhile.
+    void hiddenCycleCardCancelsTheWaiter()
+    {
+        test::TestDatabase db("overview_cycle");
+        test::CycleScene scene(db);
+        QString why;
+        QVERIFY2(scene.start(&why), qPrintable(why));
+        PollerConfig cfg;
+        cfg.connect.dsn = db.dsn();
+        cfg.intervalMs = 250;
+        cfg.operatorMode = true;
+        Monitor monitor(cfg);
+        ui::MainWindow w(&monitor, QStringLiteral("cycle test"));
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        monitor.start();
+        QListView* list = w.overviewView()->list();
+        auto cycleRow = [&] {
+            for (int r = 0; r < list->model()->rowCount(); ++r)
+                if (list->model()->index(r, 0).data(FindingsModel::KindRole).toString() == "hidden_deadlock")
+                    return r;
+            return -1;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(cycleRow() >= 0, 20000);
+        QCOMPARE(cycleRow(), 0); // critical: first
+        list->setCurrentIndex(list->model()->index(0, 0));
+        QPushButton* act = w.overviewView()->actionButton();
+        QVERIFY(act->isVisible() && act->isEnabled());
+        QCOMPARE(act->text(), QStringLiteral("Cancel pid %1…").arg(scene.migratorPid));
+
+        const QString dir = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+        QDir().mkpath(dir);
+        QVERIFY(w.grab().save(dir + "/test-hidden-cycle-overview.png"));
+        w.tabs()->setCurrentWidget(w.locksView());
+        QTest::qWait(300);
+        QVERIFY(w.grab().save(dir + "/test-hidden-cycle-locks.png"));
+        w.tabs()->setCurrentWidget(w.overviewView());
+
+        // The confirmation names the session; yes sends the cancel.
+        QString asked;
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, this, [&] {
+            if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                asked = box->text();
+                box->button(QMessageBox::Yes)->click();
+            }
+        });
+        answer.start(100);
+        QSignalSpy done(w.locksView(), &ui::LocksView::backendSignalDone);
+        act->click();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        answer.stop();
+        QVERIFY2(asked.contains(QString::number(scene.migratorPid)), qPrintable(asked));
+        QVERIFY(done.first().at(1).toBool());
+        const QString built = scene.buildFinished();
+        QVERIFY2(built.isEmpty(), qPrintable(built));
+        QTRY_VERIFY_WITH_TIMEOUT(cycleRow() < 0, 10000);
     }
 
     void namesPinnedPoolAndStaleLeaseWithoutAClick()

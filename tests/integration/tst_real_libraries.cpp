@@ -6,6 +6,7 @@
 // those locks. Node and npm are not build
 // dependencies: where they are missing (apt-get install nodejs npm) or the registry cannot be
 // reached, the test says so and skips; the closing note of a session says whether it ran.
+#include "BackendSignal.h"
 #include "Programs.h"
 #include "store/AuditLog.h"
 #include "TestCluster.h"
@@ -252,6 +253,80 @@ private Q_SLOTS:
         QVERIFY2(name.contains(QLatin1String("node-pg-migrate")), qPrintable(name));
         QCOMPARE(migrate.exitCode(), 0);
         QCOMPARE(db.value("SELECT count(*) FROM pgmigrations"), QStringLiteral("1"));
+    }
+
+    // Issue 52, with node-pg-migrate's real lock: its run holds the lock on its one session and
+    // builds an index concurrently there; a worker that waits for migrations to finish retries
+    // pg_try_advisory_lock inside a transaction that read the table. The build waits for the
+    // worker's snapshot, the worker for the lock: a cycle PostgreSQL never breaks (no lock wait on
+    // the worker's side). The console names the worker to cancel; the cancel lets the run finish.
+    void nodePgMigrateBuildBehindAPollerIsACycle()
+    {
+        const Node nodeJs = nodeWith(kNodePgMigrate, QStringLiteral("/node_modules/node-pg-migrate/bin/node-pg-migrate.js"));
+        if (!nodeJs.skip.isEmpty())
+            QSKIP(qPrintable(nodeJs.skip));
+        const QString bin = npmDir() + QStringLiteral("/node_modules/node-pg-migrate/bin/node-pg-migrate.js");
+        lw::test::TestDatabase db("real_npm_cic");
+        db.exec("CREATE TABLE orders(id int PRIMARY KEY, customer_id int); "
+                "INSERT INTO orders SELECT g, g % 100 FROM generate_series(1, 1000) g");
+        QTemporaryDir migrations;
+        QVERIFY(writeFile(migrations.path() + QStringLiteral("/1700000000000_orders_customer.js"),
+                          "exports.up = (pgm) => {\n"
+                          "  pgm.noTransaction();\n"
+                          "  pgm.sql('SELECT pg_sleep(2)');\n"
+                          "  pgm.createIndex('orders', 'customer_id', { name: 'orders_customer', concurrently: true });\n"
+                          "};\n"));
+        const QString dsn = db.dsn();
+        QProcess migrate;
+        QVERIFY(startNode(migrate, nodeJs.path, {bin, "up", "-m", migrations.path(), "--no-check-order"}, dsn,
+                          {{QStringLiteral("PGAPPNAME"), QStringLiteral("deploy-1")}}));
+        QTRY_COMPARE_WITH_TIMEOUT(db.value("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                           "AND application_name = 'deploy-1' AND query LIKE '%pg_sleep(2)%'"),
+                                  QStringLiteral("1"), 20000);
+        QProcess worker;
+        worker.start(QStringLiteral("psql"),
+                     {dsn + QStringLiteral(" application_name=worker"), "-c", "BEGIN", "-c", "SELECT count(*) FROM orders",
+                      "-c",
+                      "DO $$ BEGIN WHILE NOT pg_try_advisory_lock(7241865325823964) LOOP PERFORM pg_sleep(0.2); "
+                      "END LOOP; END $$"});
+        QVERIFY(worker.waitForStarted());
+
+        // The console's card: the worker to cancel, the real lock named.
+        QJsonObject card;
+        QString out;
+        QElapsedTimer t;
+        t.start();
+        while (card.isEmpty() && t.elapsed() < 30000 && migrate.state() == QProcess::Running) {
+            out = lw::test::runProcess(lw::test::leasewatchBin(), {"snapshot", dsn, "--json"}).out;
+            for (const auto& f : QJsonDocument::fromJson(out.toUtf8())["findings"].toArray())
+                if (f.toObject()["kind"].toString() == QLatin1String("hidden_deadlock"))
+                    card = f.toObject();
+            if (card.isEmpty())
+                QThread::msleep(300);
+        }
+        QVERIFY2(!card.isEmpty(), qPrintable(out + QString::fromUtf8(migrate.readAll())));
+        const QString workerPid =
+            db.value("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'worker'");
+        const QString title = card["title"].toString();
+        QCOMPARE(card["severity"].toInt(), 3);
+        QCOMPARE(card["subject"].toString(), workerPid);
+        QVERIFY2(title.contains(QLatin1String("keeps retrying pg_try_advisory_lock for node-pg-migrate")) &&
+                     title.contains(QLatin1String("whose CREATE INDEX CONCURRENTLY waits for pid ") + workerPid +
+                                    QLatin1String("'s snapshot: neither can finish")),
+                 qPrintable(title));
+        QVERIFY2(card["fix"].toString().contains("pg_cancel_backend(" + workerPid + ")"), qPrintable(card["fix"].toString()));
+
+        // Cancelled as the console offers it: node-pg-migrate finishes its run and lets go.
+        lw::pg::ConnectOptions opts;
+        opts.dsn = dsn;
+        QCOMPARE(lw::signalBackend(opts, true, lw::BackendSignal::Cancel, workerPid.toInt()).key, QStringLiteral("cancelled"));
+        QVERIFY(migrate.waitForFinished(30000));
+        QVERIFY2(migrate.exitCode() == 0, qPrintable(QString::fromUtf8(migrate.readAll())));
+        QCOMPARE(db.value("SELECT indisvalid FROM pg_index WHERE indexrelid = 'orders_customer'::regclass"),
+                 QStringLiteral("t"));
+        QCOMPARE(db.value("SELECT count(*) FROM pgmigrations"), QStringLiteral("1"));
+        worker.kill();
+        worker.waitForFinished();
     }
 
     // pg-boss installs its schema itself (boss.start()); then its own lock statement, plans.locked()

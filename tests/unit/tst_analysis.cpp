@@ -42,6 +42,74 @@ const Finding* findingOf(const Analysis& a, FindingKind kind)
     return it == a.findings.end() ? nullptr : &*it;
 }
 
+
+// A session waiting on a Lock (its wait_event the lock type) behind `blockers`.
+SessionRow waiting(int pid, const QString& app, const QString& lockType, std::vector<int> blockers, const QString& query)
+{
+    SessionRow r = test::sessionRow(pid, app, QStringLiteral("active"), kNow - 40);
+    r.waitEventType = QStringLiteral("Lock");
+    r.waitEvent = lockType;
+    r.blockedBy = std::move(blockers);
+    r.query = query;
+    return r;
+}
+
+// The shapes around a concurrent index build waiting for a session's snapshot (issue 52): the
+// ones PostgreSQL never breaks, and the look-alikes that are not cycles or that it breaks itself.
+Snapshot buildShape(const QString& shape)
+{
+    constexpr qint64 key = -8525285245963000605; // postgres-migrations' lock key
+    const QString cic = QStringLiteral("CREATE INDEX CONCURRENTLY orders_customer ON orders (customer_id)");
+    Snapshot s;
+    s.ok = true;
+    s.serverNow = kNow;
+    s.cluster.maxConnections = 100;
+    s.cluster.maxLocksPerTransaction = 64;
+    std::vector<SessionRow> rows;
+    std::vector<AdvisoryLockRow> locks;
+    if (shape == "lock on another session" || shape == "another client's build") {
+        // deploy 1 holds its migration lock on one connection and builds on another; deploy 2's
+        // migrator waits for the lock with a snapshot open.
+        rows.push_back(test::sessionRow(4402, "deploy-1", "idle", kNow - 30));
+        rows.push_back(waiting(4411, "deploy-2", "advisory", {4402}, "SELECT pg_advisory_lock(-8525285245963000605)"));
+        rows.push_back(waiting(4403, shape == "lock on another session" ? "deploy-1" : "reports", "virtualxid",
+                               {4411}, cic));
+        locks.push_back(test::advisoryLock(4402, key));
+        locks.push_back(test::advisoryLock(4411, key, false));
+    } else if (shape.startsWith("poller")) {
+        // deploy 1 holds the lock and builds on that session; deploy 2 retries pg_try_advisory_lock
+        // inside a transaction (between tries) or inside one statement (sleeping between tries).
+        rows.push_back(waiting(4402, "deploy-1", "virtualxid", {4411}, cic));
+        const bool idleInTx = shape == "poller idle in transaction";
+        SessionRow p = test::sessionRow(4411, "deploy-2", idleInTx ? "idle in transaction" : "active", kNow - 20);
+        if (!idleInTx) {
+            p.waitEventType = QStringLiteral("Timeout");
+            p.waitEvent = QStringLiteral("PgSleep");
+        }
+        p.query = shape == "poller of another key"
+                      ? QStringLiteral("SELECT pg_try_advisory_lock(42)")
+                      : idleInTx ? QStringLiteral("SELECT pg_try_advisory_lock(-8525285245963000605);")
+                                 : QStringLiteral("DO $$ BEGIN WHILE NOT pg_try_advisory_lock(-8525285245963000605) "
+                                                  "LOOP PERFORM pg_sleep(1); END LOOP; END $$");
+        rows.push_back(p);
+        locks.push_back(test::advisoryLock(4402, key));
+    } else if (shape == "PostgreSQL's own") {
+        // The waiter blocks in pg_advisory_lock: both waits are lock waits, and the server's
+        // deadlock detector ends one of them after deadlock_timeout.
+        rows.push_back(waiting(4402, "deploy-1", "virtualxid", {4411}, cic));
+        rows.push_back(waiting(4411, "deploy-2", "advisory", {4402}, "SELECT pg_advisory_lock(-8525285245963000605)"));
+        locks.push_back(test::advisoryLock(4402, key));
+        locks.push_back(test::advisoryLock(4411, key, false));
+    } else if (shape == "long transaction") {
+        // The build waits for a transaction of its own client that waits on nothing: slow, not stuck.
+        rows.push_back(test::sessionRow(4411, "deploy-1", "idle in transaction", kNow - 50));
+        rows.push_back(waiting(4403, "deploy-1", "virtualxid", {4411}, cic));
+    }
+    s.sessions = std::move(rows);
+    s.advisoryLocks = std::move(locks);
+    return s;
+}
+
 } // namespace
 
 class TestAnalysis : public QObject
@@ -385,6 +453,69 @@ private Q_SLOTS:
         }
         if (layout == 3)
             QVERIFY(pinnedSeen);
+    }
+    // Cycles through a snapshot: a critical card naming the session to cancel (not the root the
+    // lock tree shows), the tree's roles, and none where there is no cycle or where PostgreSQL
+    // breaks it itself.
+    void cyclesThroughASnapshotNameWhomToCancel_data()
+    {
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("cancel"); // 0: no hidden cycle
+        QTest::addColumn<bool>("terminate");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("lock on another session") << "lock on another session" << 4411 << false
+            << "pid 4411 (deploy-2) waits for postgres-migrations migration lock (database app) held by pid 4402, whose client's CREATE INDEX "
+               "CONCURRENTLY (pid 4403) waits for pid 4411's snapshot: neither can finish";
+        QTest::newRow("poller in a statement") << "poller in a statement" << 4411 << false
+            << "pid 4411 (deploy-2) keeps retrying pg_try_advisory_lock for postgres-migrations migration lock (database app) held by pid 4402, "
+               "whose CREATE INDEX CONCURRENTLY waits for pid 4411's snapshot: neither can finish";
+        QTest::newRow("poller idle in transaction") << "poller idle in transaction" << 4411 << true
+            << "pid 4411 (deploy-2) keeps retrying pg_try_advisory_lock for postgres-migrations migration lock (database app) held by pid 4402, "
+               "whose CREATE INDEX CONCURRENTLY waits for pid 4411's snapshot: neither can finish";
+        QTest::newRow("another client's build") << "another client's build" << 0 << false << "";
+        QTest::newRow("poller of another key") << "poller of another key" << 0 << false << "";
+        QTest::newRow("PostgreSQL's own") << "PostgreSQL's own" << 0 << false << "";
+        QTest::newRow("long transaction") << "long transaction" << 0 << false << "";
+    }
+    void cyclesThroughASnapshotNameWhomToCancel()
+    {
+        QFETCH(QString, shape);
+        QFETCH(int, cancel);
+        QFETCH(bool, terminate);
+        QFETCH(QString, says);
+        const Snapshot s = buildShape(shape);
+        const Analysis a = analyze(s, {});
+        const Finding* f = findingOf(a, FindingKind::HiddenDeadlock);
+        if (!cancel) {
+            QVERIFY2(!f, f ? qPrintable(f->title) : "");
+            QVERIFY(a.blocking.hiddenCycles.empty());
+            if (shape == "PostgreSQL's own")
+                QVERIFY(findingOf(a, FindingKind::Deadlocks)); // caught in the act, as before
+            else
+                QVERIFY(findingOf(a, FindingKind::BlockingChain)); // an ordinary chain, as before
+            return;
+        }
+        QVERIFY(f);
+        QCOMPARE(f->severity, 3);
+        QCOMPARE(f->subject, QString::number(cancel));
+        QCOMPARE(f->title, says);
+        QVERIFY2(f->fix.contains(terminate ? QStringLiteral("pg_terminate_backend(%1)").arg(cancel)
+                                           : QStringLiteral("pg_cancel_backend(%1)").arg(cancel)),
+                 qPrintable(f->fix));
+        QCOMPARE(int(a.blocking.hiddenCycles.size()), 1);
+        const HiddenCycle& c = a.blocking.hiddenCycles.front();
+        QCOMPARE(c.cancel, cancel);
+        QCOMPARE(c.terminate, terminate);
+        QCOMPARE(c.snapshotWaiter, shape.startsWith("poller") ? 4402 : 4403);
+        // One card for the incident: not also "end the root blocker" or "terminate the idle holder",
+        // the wrong actions here.
+        for (const Finding& other : a.findings)
+            QVERIFY2(other.kind == FindingKind::HiddenDeadlock ||
+                         !(other.kind == FindingKind::BlockingChain || other.kind == FindingKind::IdleHoldingAdvisory ||
+                           other.kind == FindingKind::AdvisoryWait),
+                     qPrintable(other.title));
+        // The same refresh read again: the same card (its id is stable across refreshes).
+        QCOMPARE(findingOf(analyze(s, {}), FindingKind::HiddenDeadlock)->id, f->id);
     }
 };
 
