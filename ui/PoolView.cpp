@@ -2,6 +2,7 @@
 
 #include "Monitor.h"
 #include "domain/PoolHistory.h"
+#include "domain/SnapshotFormat.h"
 #include "itemmodels/PoolModel.h"
 #include "charts/ChartPanel.h"
 
@@ -9,6 +10,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
+#include <QEvent>
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -225,6 +227,8 @@ PoolView::PoolView(Monitor* monitor, QWidget* parent)
     gaugeScroll->setWidgetResizable(true);
     gaugeScroll->setFrameShape(QFrame::NoFrame);
     gaugeScroll->setMinimumWidth(300);
+    gaugeScroll->viewport()->installEventFilter(this);
+    gaugeScroll_ = gaugeScroll;
     top->addWidget(gaugeScroll);
     top->setStretchFactor(0, 2);
     top->setStretchFactor(1, 1);
@@ -277,6 +281,8 @@ void PoolView::onRefreshed(const Snapshot& s)
     AnalysisConfig cfg = monitor_->config().analysis;
     history_->setAnalysisConfig(cfg);
     history_->add(s);
+    if (s.ok)
+        reserved_ = reservedConnectionsText(s.cluster, s.server.user);
     if (!isVisible()) {
         dirty_ = true; // drawn when the page is shown
         return;
@@ -285,6 +291,23 @@ void PoolView::onRefreshed(const Snapshot& s)
     updateScroll();
     if (following_)
         updateVisibleChart();
+}
+
+// The scroll area sizes its widget by the minimum size hint, in which wrapped labels count one
+// line each: they were squeezed over each other. The box asks for the height its width needs.
+void PoolView::fitGauges()
+{
+    QWidget* box = gaugeScroll_->widget();
+    const int h = box->heightForWidth(gaugeScroll_->viewport()->width());
+    if (h > 0 && h != box->minimumHeight())
+        box->setMinimumHeight(h);
+}
+
+bool PoolView::eventFilter(QObject* watched, QEvent* e)
+{
+    if (watched == gaugeScroll_->viewport() && e->type() == QEvent::Resize)
+        fitGauges();
+    return QWidget::eventFilter(watched, e);
 }
 
 void PoolView::showEvent(QShowEvent* e)
@@ -336,8 +359,9 @@ void PoolView::updateTableAndGauges()
                          .arg(groups[i].key)
                          .arg(groups[i].total)
                          .arg(budget > 0 ? 100.0 * groups[i].total / budget : 0.0, 0, 'f', 1);
-    connText_->setText(parts.isEmpty() ? tr("No client connections.")
-                                       : tr("Largest: %1").arg(parts.join(QStringLiteral(" · "))));
+    connText_->setText((parts.isEmpty() ? tr("No client connections.")
+                                        : tr("Largest: %1").arg(parts.join(QStringLiteral(" · ")))) +
+                       (reserved_.isEmpty() ? QString() : QStringLiteral("\n") + reserved_));
 
     const int cap = c->lockTableCapacity;
     const double lockShare = cap > 0 ? double(c->lockTableEntries) / cap : 0;
@@ -354,6 +378,7 @@ void PoolView::updateTableAndGauges()
                               .arg(c->waitingOnLock)
                               .arg(c->deadlocksLastMinute)
                               .arg(c->counterReset ? tr(" (statistics were reset)") : QString()));
+    fitGauges();
 }
 
 std::pair<double, double> PoolView::visibleRange() const

@@ -13,6 +13,7 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QScrollBar;
 class QSortFilterProxyModel;
 class QTabWidget;
@@ -63,16 +64,19 @@ public:
     QProgressBar* connectionGauge() const { return connGauge_; }
     QProgressBar* lockTableGauge() const { return lockGauge_; }
     QLabel* lockTableText() const { return lockText_; }
+    QLabel* connectionText() const { return connText_; }
     QScrollBar* timeScroll() const { return scroll_; }
     QComboBox* groupByBox() const { return groupBy_; }
     QString statusText() const; // "● live", "paused view …", "not live: …"
 
 protected:
     void showEvent(QShowEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     void onRefreshed(const Snapshot& s);
     void updateTableAndGauges();
+    void fitGauges();
     void updateScroll();
     void updateVisibleChart();
     void updateGroupChart(double t0, double t1);
@@ -93,7 +97,9 @@ private:
     QPushButton* export_;
     QLabel* status_;
     QProgressBar* connGauge_;
+    QScrollArea* gaugeScroll_;
     QLabel* connText_;
+    QString reserved_; // PostgreSQL 16+: whether the console's role may use the reserved slots
     QProgressBar* lockGauge_;
     QLabel* lockText_;
     QLabel* troubleText_;

@@ -305,17 +305,8 @@ QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std:
                    .arg(c.lockTableCapacity())
                    .arg(s.advisoryLocks.size())
                    .arg(c.deadlocks);
-        // PostgreSQL 16+: whether the console itself gets in when the application has used every slot.
-        if (c.reservedConnections > 0)
-            out += c.mayUseReserved
-                       ? QStringLiteral("        %1 reserved connection(s): %2 may use them, so the console gets in "
-                                        "when the application has used every other slot\n")
-                             .arg(c.reservedConnections)
-                             .arg(s.server.user)
-                       : QStringLiteral("        %1 reserved connection(s), which %2 may not use (GRANT "
-                                        "pg_use_reserved_connections TO %3;)\n")
-                             .arg(c.reservedConnections)
-                             .arg(s.server.user, sqlIdentifier(s.server.user));
+        if (const QString reserved = reservedConnectionsText(c, s.server.user); !reserved.isEmpty())
+            out += QStringLiteral("        ") + reserved + QLatin1Char('\n');
         out += QStringLiteral("\nADVISORY LOCKS (%1)\n").arg(s.analysis->locks.size());
         for (const LockView& v : s.analysis->locks) {
             const SessionRow* ss = v.session >= 0 ? &s.sessions[size_t(v.session)] : nullptr;
@@ -406,6 +397,20 @@ QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std:
     for (const auto& row : cells)
         out += line(row);
     return out;
+}
+
+QString reservedConnectionsText(const ClusterInfo& c, const QString& user)
+{
+    if (c.reservedConnections <= 0)
+        return {};
+    return c.mayUseReserved ? QStringLiteral("%1 reserved connection(s): %2 may use them, so the console gets in "
+                                             "when the application has used every other slot")
+                                  .arg(c.reservedConnections)
+                                  .arg(user)
+                            : QStringLiteral("%1 reserved connection(s), which %2 may not use (GRANT "
+                                             "pg_use_reserved_connections TO %3;)")
+                                  .arg(c.reservedConnections)
+                                  .arg(user, sqlIdentifier(user));
 }
 
 } // namespace lw

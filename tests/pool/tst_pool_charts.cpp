@@ -9,7 +9,9 @@
 #include "charts/ChartPanel.h"
 
 #include <QAbstractItemModelTester>
+#include <QDir>
 #include <QImage>
+#include <QLabel>
 #include <QProgressBar>
 #include <QScrollBar>
 #include <QTemporaryDir>
@@ -117,6 +119,38 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(view.statusText().contains("not live: no connection"), 10000);
         view.setPaused(true);
         QVERIFY2(view.statusText().contains("paused view"), qPrintable(view.statusText()));
+    }
+
+    // Issue 52 point 3 in the window: on PostgreSQL 16+ with reserved_connections set, the cluster
+    // box says whether the console's role gets in when the application has taken every other slot,
+    // or the GRANT that lets it; nothing when no slot is reserved (15 and older: always).
+    void reservedSlotsAreSaid()
+    {
+        Monitor m(PollerConfig{});
+        PoolView v(&m);
+        v.resize(1200, 700);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        auto shown = [&](int reserved, bool mayUse) {
+            Snapshot s = snapshot(1.7e9, {session(101, QStringLiteral("billing-api"), QStringLiteral("idle"), "10.0.0.7")});
+            s.server.user = QStringLiteral("on-call");
+            s.cluster.reservedConnections = reserved;
+            s.cluster.mayUseReserved = mayUse;
+            Q_EMIT m.refreshed(s);
+            return v.connectionText()->text();
+        };
+        QString text = shown(3, false);
+        QVERIFY2(text.contains("3 reserved connection(s), which on-call may not use (GRANT pg_use_reserved_connections "
+                               "TO \"on-call\";)"),
+                 qPrintable(text));
+        const QString dir = qEnvironmentVariable("LW_BINARY_DIR") + "/screenshots";
+        QDir().mkpath(dir);
+        QTest::qWait(100); // laid out as shown
+        QVERIFY(v.grab().save(dir + "/test-pool-reserved-slots.png"));
+        text = shown(3, true);
+        QVERIFY2(text.contains("3 reserved connection(s): on-call may use them, so the console gets in"), qPrintable(text));
+        text = shown(0, false);
+        QVERIFY2(!text.contains("reserved"), qPrintable(text));
     }
 
     void thinningKeepsTheSpike()
