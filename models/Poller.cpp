@@ -141,6 +141,7 @@ bool Poller::ensureConnected(DbError& err)
     haveLocks_ = false;
     lastLocks_ = {};
     stats_ = {};
+    lockedCatalogs_.clear();
     return true;
 }
 
@@ -213,6 +214,9 @@ Snapshot Poller::refreshOnce()
         return s;
     }
     const auto deadline = pg::Clock::now() + std::chrono::milliseconds(cfg_.refreshDeadlineMs);
+    // A catalog the refresh reads was locked last time: not queued for again while it is.
+    if (!lockedCatalogs_.isEmpty() && catalogStillLocked(deadline, s))
+        return s;
 
     // The lease tables are found (or the named one checked) at connect, again every 10 refreshes
     // while that fails, and every 60 while detecting (a library's table may appear later).
@@ -259,6 +263,27 @@ Snapshot Poller::refreshOnce()
     s.bytesReceived = conn_.lastBytesReceived();
     s.bytesExact = conn_.lastBytesExact();
     s.clientWaitMs = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    // A system catalog or view the refresh reads is locked (LOCK TABLE pg_stat_activity, VACUUM FULL
+    // pg_database): the statements gave up at lock_timeout. Say which lock and whose, and do not
+    // queue for it again while it stands.
+    const auto gaveUp = [&](RoundTrip::Slot at) {
+        const pg::StatementResult* a = answerAt(res, at);
+        return a && a->error.sqlstate == QLatin1String("55P03");
+    };
+    if (!e.needsReconnect() && (gaveUp(metaAt) || gaveUp(activityAt) || gaveUp(locksAt))) {
+        if (!readLocks)
+            --refreshesSinceLocks_;
+        s.error = e;
+        if (const pg::ResultPtr held = askOnce({sql::catalogLocks(), {}}, deadline)) {
+            const std::vector<TableLock> locks = readCatalogLocks(held.get());
+            for (const TableLock& l : locks)
+                lockedCatalogs_.insert(l.table);
+            if (!locks.empty())
+                s.error = catalogLockError(locks);
+        }
+        qCDebug(lcPoller) << "refresh" << s.seq << "gave up on a catalog lock:" << s.error.message;
+        return s;
+    }
     if (e.isError() && (e.needsReconnect() || !resultAt(res, metaAt))) {
         if (!readLocks)
             --refreshesSinceLocks_; // not read: try again next time
@@ -371,23 +396,41 @@ Snapshot Poller::refreshOnceNamed()
     return s;
 }
 
+pg::ResultPtr Poller::askOnce(pg::Statement st, pg::Clock::time_point deadline)
+{
+    std::vector<pg::StatementResult> res;
+    pg::ResultPtr rows;
+    if (!conn_.runPipeline({std::move(st)}, res, deadline).isError() && !res.empty())
+        rows = std::move(res.front().result);
+    return rows;
+}
+
+bool Poller::catalogStillLocked(pg::Clock::time_point deadline, Snapshot& s)
+{
+    std::vector<TableLock> still;
+    if (const pg::ResultPtr held = askOnce({sql::catalogLocks(), {}}, deadline))
+        for (TableLock& l : readCatalogLocks(held.get()))
+            if (lockedCatalogs_.contains(l.table))
+                still.push_back(std::move(l));
+    if (still.empty()) {
+        lockedCatalogs_.clear();
+        return false;
+    }
+    s.error = catalogLockError(still);
+    s.receivedMonotonicMs = monotonicMs();
+    s.receivedWall = QDateTime::currentDateTimeUtc();
+    return true;
+}
+
 void Poller::takeLeases(const pg::StatementResult* leases, const pg::StatementResult* tableLocks,
                         const std::vector<int>& skipped, pg::Clock::time_point deadline, Snapshot& s)
 {
-    // One more statement in a round trip of its own (only after a lock timeout): its rows, or null.
-    const auto askOnce = [&](pg::Statement st) {
-        std::vector<pg::StatementResult> res;
-        pg::ResultPtr rows;
-        if (!conn_.runPipeline({std::move(st)}, res, deadline).isError() && !res.empty())
-            rows = std::move(res.front().result);
-        return rows;
-    };
     std::optional<std::vector<std::pair<int, TableLock>>> locks; // known this refresh
     if (tableLocks && tableLocks->result && !tableLocks->error.isError())
         locks = readTableLocks(tableLocks->result.get(), *tables_);
     const bool lockTimeout = leases && leases->error.sqlstate == QLatin1String("55P03");
     if (lockTimeout) // locked since the statement was planned: who holds it
-        if (const pg::ResultPtr held = askOnce(tableLocksSelect(*tables_)))
+        if (const pg::ResultPtr held = askOnce(tableLocksSelect(*tables_), deadline))
             locks = readTableLocks(held.get(), *tables_);
     std::optional<DbError> lockError;
     if (locks) {
@@ -404,7 +447,7 @@ void Poller::takeLeases(const pg::StatementResult* leases, const pg::StatementRe
 
     if (lockTimeout && lockError && lockedTables_.size() < tables_->size()) {
         // The other tables, read now, once per lock found this way.
-        if (const pg::ResultPtr rest = askOnce(leaseSelectAll(conn_, *tables_, lockedTables_))) {
+        if (const pg::ResultPtr rest = askOnce(leaseSelectAll(conn_, *tables_, lockedTables_), deadline)) {
             decodeLeases(rest.get(), s, lockedTables_);
             s.leasesPartial = lockError;
             return;

@@ -13,6 +13,7 @@
 #include "pg/RefreshQueries.h"
 
 #include <QDateTime>
+#include <QSet>
 #include <QObject>
 
 #include <atomic>
@@ -87,6 +88,11 @@ private:
     // (tableLocks' answer, or asked after a lock timeout) is named and skipped from the next refresh.
     void takeLeases(const pg::StatementResult* leases, const pg::StatementResult* tableLocks,
                     const std::vector<int>& skipped, pg::Clock::time_point deadline, Snapshot& s);
+    // One more statement in a round trip of its own (only after a lock timeout): its rows, or null.
+    pg::ResultPtr askOnce(pg::Statement st, pg::Clock::time_point deadline);
+    // After a refresh gave up on a catalog lock: true, with s.error naming it, while one of those
+    // catalogs is still locked (the refresh is not run); false once they are free.
+    bool catalogStillLocked(pg::Clock::time_point deadline, Snapshot& s);
     // Finds the lease tables (or checks the named one); false, with s.error, if the round trip failed.
     bool checkLeaseTables(bool detecting, pg::Clock::time_point deadline, Snapshot& s);
 
@@ -103,6 +109,9 @@ private:
     // Lease tables (indexes into tables_) another session keeps under ACCESS EXCLUSIVE, held or
     // queued for: not read until free, so the console never queues behind it (checked each refresh).
     std::vector<int> lockedTables_;
+    // System catalogs and views a refresh gave up on (55P03), "pg_catalog.pg_locks": while one is
+    // still locked ACCESS EXCLUSIVE, refreshes are not run (a cheap check of pg_lock_status() instead).
+    QSet<QString> lockedCatalogs_;
     KeyNaming names_{cfg_}; // after cfg_, which it reads
     struct LeaseCache;
     std::unique_ptr<LeaseCache> leaseCache_;

@@ -248,9 +248,12 @@ void OverviewView::refresh()
     } else if (monitor_->hasRefreshed() && !monitor_->lastSnapshot().ok &&
                st.state == ConnectionStatus::State::Connected) {
         // The server answers, but the last refresh failed (a statement error): not an outage.
+        QString why = monitor_->lastSnapshot().error.toDisplayString().toHtmlEscaped();
+        if (!why.isEmpty() && !why.endsWith(QLatin1Char('.')))
+            why += QLatin1Char('.');
         text = tr("<span style='font-size:15pt; color:#e08200'><b>Refresh failed</b></span> — %1 What follows is "
                   "from the last good refresh.")
-                   .arg(monitor_->lastSnapshot().error.toDisplayString().toHtmlEscaped());
+                   .arg(why);
     } else if (!monitor_->lastSnapshot().ok) {
         text = tr("<span style='font-size:15pt'>Connecting…</span>");
     } else if (f->rowCount() == 0 && monitor_->leases()->rowsLoading() > 0) {

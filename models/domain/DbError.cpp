@@ -4,6 +4,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 namespace lw {
 
 bool isConnectionLossState(const QString& sqlstate, const QString& severity)
@@ -109,7 +111,9 @@ QString DbError::advice() const
     return hint.isEmpty() ? adviceFor(sqlstate, message) : hint;
 }
 
-DbError tableLockError(const std::vector<TableLock>& locks)
+namespace {
+// "public.shedlock is locked ACCESS EXCLUSIVE by pid 4411 (deploy: idle in transaction, …)", one per lock.
+QStringList lockSentences(const std::vector<TableLock>& locks)
 {
     QStringList said;
     for (const TableLock& l : locks) {
@@ -132,6 +136,13 @@ DbError tableLockError(const std::vector<TableLock>& locks)
                                             "behind that")
                                  .arg(who, l.table));
     }
+    return said;
+}
+} // namespace
+
+DbError tableLockError(const std::vector<TableLock>& locks)
+{
+    const QStringList said = lockSentences(locks);
     DbError e;
     e.kind = DbError::Kind::Query;
     e.sqlstate = QStringLiteral("55P03");
@@ -139,6 +150,27 @@ DbError tableLockError(const std::vector<TableLock>& locks)
     e.hint = QStringLiteral("the table is read again as soon as the lock is gone; the rest is shown meanwhile. If "
                             "that session is stuck (a migration that hangs, a transaction left open), end it "
                             "(COMMIT/ROLLBACK there, or cancel it)");
+    return e;
+}
+
+DbError catalogLockError(const std::vector<TableLock>& locks)
+{
+    DbError e;
+    e.kind = DbError::Kind::Query;
+    e.sqlstate = QStringLiteral("55P03");
+    e.message = lockSentences(locks).join(QStringLiteral("; ")) +
+                QStringLiteral(" — every refresh reads it, and the console does not queue behind it: nothing new is "
+                               "shown until it is free");
+    // Connecting reads pg_database and pg_authid: locked, they keep every new session out.
+    const bool noneGetIn = std::any_of(locks.begin(), locks.end(), [](const TableLock& l) {
+        return l.table == QLatin1String("pg_catalog.pg_database") || l.table == QLatin1String("pg_catalog.pg_authid");
+    });
+    e.hint = noneGetIn ? QStringLiteral("end that session (COMMIT/ROLLBACK there, or cancel it) from a connection "
+                                        "already open: while pg_database or pg_authid is locked this way, no new "
+                                        "connection gets in, psql neither. The console reads again as soon as the "
+                                        "lock is gone")
+                       : QStringLiteral("end that session (COMMIT/ROLLBACK there, or cancel it) if it is stuck; the "
+                                        "console reads again as soon as the lock is gone");
     return e;
 }
 

@@ -2,6 +2,7 @@
 // The statements of a refresh besides the lease tables' (LeaseQueries.h) and the reading of their
 // results: the server's clock, identity and limits; its client sessions; its shared lock table;
 // the server's own time for the whole pipeline.
+#include "domain/DbError.h"
 #include "domain/Snapshot.h"
 
 #include <libpq-fe.h>
@@ -23,6 +24,9 @@ QByteArray meta(bool withStats = true);
 QByteArray activity();
 QByteArray locks(int serverVersion);
 QByteArray serverTime(); // last in the pipeline: see the definition
+// After a refresh gave up on a lock (55P03): the system catalogs and views locked ACCESS EXCLUSIVE,
+// held or queued for, and by whom. Reads no view (the locked one may be pg_locks or pg_stat_activity).
+QByteArray catalogLocks();
 } // namespace sql
 
 // meta()'s one row into s (clock, server, cluster limits and counters); false for any other answer.
@@ -31,6 +35,8 @@ std::vector<SessionRow> readSessions(const PGresult* r);
 // locks()' advisory rows; every row counts for the lock table (s.cluster's two counts).
 std::vector<AdvisoryLockRow> readAdvisoryLocks(const PGresult* r, ClusterInfo& cluster);
 std::optional<double> readServerTimeMs(const PGresult* r);
+// catalogLocks()' rows; a name without a schema is pg_catalog's.
+std::vector<TableLock> readCatalogLocks(const PGresult* r);
 // PostgreSQL 13 has no pg_locks.waitstart: a waiting lock's start becomes its session's statement
 // start (see AdvisoryLockRow::waitStart). Locks that have a start keep it.
 void waitStartsFromStatements(std::vector<AdvisoryLockRow>& locks, const std::vector<SessionRow>& sessions);

@@ -369,6 +369,57 @@ private Q_SLOTS:
         QVERIFY(fault::waitFor([&] { return !m.outage().has_value(); }, 40000));
     }
 
+    // Issue 52 point 3: a system view every refresh reads, locked ACCESS EXCLUSIVE by another
+    // session — pg_locks alone, then pg_stat_activity (which locks pg_database and pg_authid with
+    // it: no new connection gets in at all). The refresh gives up at lock_timeout once, names the
+    // lock and its session, and does not queue for it again while it stands; once it is gone the
+    // refresh is whole again. On a private server: every other connection would hang meanwhile.
+    void aLockedCatalogViewIsNamedNotQueuedFor()
+    {
+        const QString dsn = expand("host=127.0.0.1 port=%PORT% user=%SU% dbname=postgres sslmode=disable");
+        Poller p(configFor(dsn));
+        const Snapshot first = p.refreshOnce();
+        QVERIFY2(first.ok, qPrintable(first.error.toDisplayString()));
+        const int consolePid = first.server.backendPid;
+        // Opened before the lock: while pg_database is locked no new session gets in.
+        pg::Connection locker = test::openAppSession(dsn, QStringLiteral("catalog-locker"));
+        pg::Connection watcher = test::openAppSession(dsn, QStringLiteral("watcher"));
+        auto ask = [&](const QByteArray& sql) {
+            pg::ResultPtr r;
+            const DbError e = watcher.exec({sql, {}}, r, pg::Clock::now() + std::chrono::seconds(5));
+            return !e.isError() && r && PQntuples(r.get()) == 1 ? QString::fromUtf8(PQgetvalue(r.get(), 0, 0))
+                                                                : e.toDisplayString();
+        };
+        for (const char* view : {"pg_locks", "pg_stat_activity"}) {
+            test::runOn(locker, "BEGIN");
+            test::runOn(locker, QByteArray("LOCK TABLE pg_catalog.") + view + " IN ACCESS EXCLUSIVE MODE");
+            const QString named = QStringLiteral("pg_catalog.%1 is locked ACCESS EXCLUSIVE by pid %2 (catalog-locker: "
+                                                 "idle in transaction, transaction open")
+                                      .arg(QLatin1String(view))
+                                      .arg(locker.backendPid());
+            const Snapshot s = p.refreshOnce();
+            QVERIFY(!s.ok);
+            QCOMPARE(s.error.sqlstate, QStringLiteral("55P03"));
+            QVERIFY2(s.error.message.contains(named), qPrintable(s.error.toDisplayString()));
+            // pg_stat_activity's lock takes pg_database and pg_authid with it: then no session gets in.
+            QCOMPARE(s.error.toDisplayString().contains("no new connection gets in"), qstrcmp(view, "pg_stat_activity") == 0);
+            // Again while it stands: named, and only the check ran — the console is not in the lock queue.
+            const Snapshot again = p.refreshOnce();
+            QVERIFY(!again.ok);
+            QVERIFY2(again.error.message.contains(named), qPrintable(again.error.toDisplayString()));
+            QVERIFY2(ask(QByteArray("SELECT query FROM pg_stat_get_activity(") + QByteArray::number(consolePid) + ")")
+                         .contains("pg_lock_status()"),
+                     "the refresh itself ran");
+            QCOMPARE(ask(QByteArray("SELECT count(*) FROM pg_lock_status() WHERE NOT granted AND pid = ") +
+                         QByteArray::number(consolePid)),
+                     QStringLiteral("0"));
+            test::runOn(locker, "COMMIT");
+            const Snapshot after = p.refreshOnce();
+            QVERIFY2(after.ok, qPrintable(after.error.toDisplayString()));
+            QVERIFY(!after.sessions.empty());
+        }
+    }
+
     // Point 5: keepalives, tcp_user_timeout and connect_timeout are in effect on a real connection
     // with the options every console connection uses — in libpq's view and on the socket itself.
     void keepalivesInEffect()
