@@ -231,7 +231,7 @@ Snapshot Poller::refreshOnce()
     const int everyN = haveLocks_ ? locksEveryN(lastLockRows_, serverMsEstimate_, cfg_.locksManyRows,
                                                 cfg_.locksEveryNMax)
                                   : 1;
-    const bool readLocks = !haveLocks_ || ++refreshesSinceLocks_ >= everyN;
+    const bool readLocks = !s.locksNotRead && (!haveLocks_ || ++refreshesSinceLocks_ >= everyN);
 
     const bool readStats = stats_.due(conn_.serverVersion(), monotonicMs());
     RoundTrip trip;
@@ -271,7 +271,7 @@ Snapshot Poller::refreshOnce()
         return a && a->error.sqlstate == QLatin1String("55P03");
     };
     if (!e.needsReconnect() && (gaveUp(metaAt) || gaveUp(activityAt) || gaveUp(locksAt))) {
-        if (!readLocks)
+        if (!readLocks && !s.locksNotRead)
             --refreshesSinceLocks_;
         s.error = e;
         if (const pg::ResultPtr held = askOnce({sql::catalogLocks(), {}}, deadline)) {
@@ -285,7 +285,7 @@ Snapshot Poller::refreshOnce()
         return s;
     }
     if (e.isError() && (e.needsReconnect() || !resultAt(res, metaAt))) {
-        if (!readLocks)
+        if (!readLocks && !s.locksNotRead)
             --refreshesSinceLocks_; // not read: try again next time
         s.error = e;
         qCDebug(lcPoller) << "refresh" << s.seq << "failed:" << e.sqlstate << e.message;
@@ -414,6 +414,12 @@ bool Poller::catalogStillLocked(pg::Clock::time_point deadline, Snapshot& s)
                 still.push_back(std::move(l));
     if (still.empty()) {
         lockedCatalogs_.clear();
+        return false;
+    }
+    // pg_locks alone: only the locks statement reads it; the rest of the refresh runs without it.
+    if (std::all_of(still.begin(), still.end(),
+                    [](const TableLock& l) { return l.table == QLatin1String("pg_catalog.pg_locks"); })) {
+        s.locksNotRead = catalogLockError(still, /*restShown=*/true);
         return false;
     }
     s.error = catalogLockError(still);

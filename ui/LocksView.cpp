@@ -68,6 +68,10 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     privilege_->setStyleSheet(
         QStringLiteral("QLabel { background: #fff8e1; padding: 6px; border: 1px solid #ffe082; }"));
     privilege_->hide();
+    notRead_ = new QLabel(this);
+    notRead_->setWordWrap(true);
+    notRead_->setStyleSheet(privilege_->styleSheet());
+    notRead_->hide();
 
     findings_ = new QListView(this);
     findings_->setModel(monitor_->findings());
@@ -128,6 +132,7 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     auto* lay = new QVBoxLayout(this);
     lay->addLayout(top);
     lay->addWidget(privilege_);
+    lay->addWidget(notRead_);
     lay->addWidget(findings_);
     lay->addWidget(detail_);
     lay->addWidget(split, 1);
@@ -213,6 +218,11 @@ QString LocksView::summaryText() const
     return summary_->text();
 }
 
+QString LocksView::notReadText() const
+{
+    return notRead_->isHidden() ? QString() : notRead_->text();
+}
+
 void LocksView::showSummary()
 {
     if (counts_.isEmpty())
@@ -277,6 +287,14 @@ void LocksView::onRefreshed(const Snapshot& s)
         privilege_->show();
     } else {
         privilege_->hide();
+    }
+    if (s.locksNotRead) {
+        notRead_->setText(tr("<b>pg_locks not read</b>, the locks below are %1 s old — %2")
+                              .arg(s.locksAgeMs / 1000.0, 0, 'f', 0)
+                              .arg(s.locksNotRead->toDisplayString().toHtmlEscaped()));
+        notRead_->show();
+    } else {
+        notRead_->hide();
     }
     Q_EMIT tabTextChanged(tabText());
 }

@@ -32,6 +32,7 @@ public:
     QCheckBox* allDatabases() const { return allDbs_; }
     QString tabText() const;
     QString summaryText() const;
+    QString notReadText() const; // the pg_locks-not-read banner, "" when hidden
     // Operator actions (cancel query / terminate backend) record into `audit` (may be null).
     void setAuditLog(AuditLog* audit) { audit_ = audit; }
     QAction* cancelAction() const { return cancel_; }
@@ -57,6 +58,7 @@ private:
     QListView* findings_;
     QLabel* detail_;
     QLabel* privilege_;
+    QLabel* notRead_; // pg_locks locked by another session: whose lock, and how old the locks shown are
     QLabel* summary_;
     QString counts_;     // the last refresh's counts (rich text); empty before any
     QDateTime countsAt_; // when they arrived (formatted only when shown as not live)

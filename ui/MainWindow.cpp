@@ -321,7 +321,9 @@ void MainWindow::onRefreshed(const Snapshot& s)
             text += tr(" · every %1 s, server ≤ %2 ms/refresh")
                         .arg(s.effectiveIntervalMs / 1000.0, 0, 'f', 1)
                         .arg(s.serverMs, 0, 'f', 1);
-        if (s.locksEveryN > 1)
+        if (s.locksNotRead)
+            text += tr(" · pg_locks not read: locked by another session (%1 s old)").arg(s.locksAgeMs / 1000.0, 0, 'f', 0);
+        else if (s.locksEveryN > 1)
             text += tr(" · pg_locks read every %1 refreshes (%2 rows, %3 s old)")
                         .arg(s.locksEveryN)
                         .arg(s.cluster.totalLocks)

@@ -204,6 +204,8 @@ QString OverviewView::shortStatus() const
     // A large first read of the leases is still going in: their findings are not known yet.
     if (f->rowCount() == 0 && monitor_->leases()->rowsLoading() > 0)
         return tr("reading the leases");
+    if (f->rowCount() == 0 && monitor_->lastSnapshot().locksNotRead)
+        return tr("no finding, pg_locks not read"); // not "all clear": the locks judged are old
     if (f->rowCount() == 0) // a recording is not live: it had nothing then, which is not "all clear" now
         return monitor_->isRecorded() ? tr("recorded: no finding") : tr("all clear");
     // The worst, as the list shows it first (the model keeps its rows in arrival order).
@@ -260,6 +262,12 @@ void OverviewView::refresh()
         // Never "all clear" about leases not yet judged: a large first read is still going in.
         text = tr("<span style='font-size:15pt'>Reading the leases…</span> — a large table: their findings follow "
                   "once every row is in (the Leases page counts them in). The window answers meanwhile.");
+    } else if (f->rowCount() == 0 && monitor_->lastSnapshot().locksNotRead) {
+        // Never "all clear" while blind to the locks: pg_locks is locked by another session.
+        text = tr("<span style='font-size:15pt; color:#e08200'><b>No finding, pg_locks not read</b></span> — the "
+                  "locks judged are %1 s old: %2")
+                   .arg(monitor_->lastSnapshot().locksAgeMs / 1000.0, 0, 'f', 0)
+                   .arg(monitor_->lastSnapshot().locksNotRead->toDisplayString().toHtmlEscaped());
     } else if (f->rowCount() == 0) {
         // Never claim leases the console did not see: without a lease table it says so.
         text = monitor_->leases()->tableNote().isEmpty()

@@ -825,20 +825,23 @@ struct WaitStep
     QString what;                   // the lock's name, when known
 };
 
-// Cycles through a snapshot. They start at a session waiting for another's snapshot (a virtualxid
-// lock: the concurrent builds wait on those) and lead back to it along three kinds of waits: lock
-// waits (pg_blocking_pids); polls (a session inside a statement or a transaction retrying
-// pg_try_advisory_lock for a key someone holds); and a client's wait (an idle session of the
-// build's own client instance: its program waits for the build before it lets go). A cycle of lock
-// waits only is PostgreSQL's own to break, after deadlock_timeout; one with a poll or a client's
-// wait in it is never broken. Almost every refresh has no snapshot waiter: one pass, nothing else.
+// Cycles through a snapshot or a transaction. They start at a session waiting for another's
+// snapshot (a virtualxid lock: the concurrent builds wait on those) or transaction (a transactionid
+// lock: a row lock) and lead back to it along three kinds of waits: lock waits (pg_blocking_pids);
+// polls (a session inside a statement or a transaction retrying pg_try_advisory_lock for a key
+// someone holds); and, for a build only, a client's wait (an idle session of the build's own client
+// instance: its program waits for the build before it lets go — for an ordinary row-lock waiter
+// that would be a guess, and a false alarm whenever two requests of one pool contend). A cycle of
+// lock waits only is PostgreSQL's own to break, after deadlock_timeout; one with a poll or a
+// client's wait in it is never broken. Almost every refresh has no such waiter: one pass, nothing else.
 std::vector<std::vector<WaitStep>> findHiddenCycles(const Snapshot& s, const SessionIndex& sessions,
                                                     const Analysis& a)
 {
     std::vector<std::vector<WaitStep>> out;
     std::vector<const SessionRow*> snapshotWaiters;
     for (const SessionRow& r : s.sessions)
-        if (!r.blockedBy.empty() && r.waitEvent == QLatin1String("virtualxid"))
+        if (!r.blockedBy.empty() &&
+            (r.waitEvent == QLatin1String("virtualxid") || r.waitEvent == QLatin1String("transactionid")))
             snapshotWaiters.push_back(&r);
     if (snapshotWaiters.empty())
         return out;
@@ -863,7 +866,8 @@ std::vector<std::vector<WaitStep>> findHiddenCycles(const Snapshot& s, const Ses
         }
         // The first session must wait itself: a snapshot holder waiting on nothing is a long
         // transaction, not a cycle.
-        if (!first && isIdle(p) && groupKey(p, GroupBy::ClientInstance) == groupKey(w, GroupBy::ClientInstance))
+        if (!first && w.waitEvent == QLatin1String("virtualxid") && isIdle(p) &&
+            groupKey(p, GroupBy::ClientInstance) == groupKey(w, GroupBy::ClientInstance))
             next.push_back({w.pid, WaitEdge::Client, {}});
         return next;
     };
@@ -942,6 +946,9 @@ void addHiddenCycles(const Snapshot& s, const SessionIndex& sessions, Analysis& 
         a.blocking.hiddenCycles.push_back(c);
 
         const QString cmd = ws ? concurrentCommand(ws->query) : QStringLiteral("statement");
+        const QString ofX = ws && ws->waitEvent == QLatin1String("transactionid")
+                                ? QStringLiteral("pid %1's transaction").arg(x)
+                                : QStringLiteral("pid %1's snapshot").arg(x);
         const WaitStep& first = path[1];
         const QString waits =
             first.edge == WaitEdge::Poll
@@ -950,17 +957,17 @@ void addHiddenCycles(const Snapshot& s, const SessionIndex& sessions, Analysis& 
                                        : QStringLiteral("waits for %1 held by pid %2").arg(first.what).arg(y);
         QString back;
         if (y == w)
-            back = QStringLiteral("whose %1 waits for pid %2's snapshot").arg(cmd).arg(x);
+            back = QStringLiteral("whose %1 waits for %2").arg(cmd, ofX);
         else if (path.size() == 3 && path.back().edge == WaitEdge::Client)
-            back = QStringLiteral("whose client's %1 (pid %2) waits for pid %3's snapshot").arg(cmd).arg(w).arg(x);
+            back = QStringLiteral("whose client's %1 (pid %2) waits for %3").arg(cmd).arg(w).arg(ofX);
         else {
             QStringList via;
             for (size_t i = 2; i + 1 < path.size(); ++i)
                 via << QString::number(path[i].pid);
-            back = QStringLiteral("and through pid %1, %2 (pid %3) waits for pid %4's snapshot")
+            back = QStringLiteral("and through pid %1, %2 (pid %3) waits for %4")
                        .arg(via.join(QStringLiteral(" → ")), cmd)
                        .arg(w)
-                       .arg(x);
+                       .arg(ofX);
         }
         QStringList unseen; // why PostgreSQL does not see it
         int idleHolder = 0;
@@ -995,13 +1002,13 @@ void addHiddenCycles(const Snapshot& s, const SessionIndex& sessions, Analysis& 
                                  .arg(idleHolder);
         f.fix = c.terminate
                     ? QStringLiteral("Terminate pid %1 (pg_terminate_backend(%1)): it is idle in a transaction, "
-                                     "where a cancel does nothing. Its snapshot goes, the %2 finishes and the lock "
-                                     "is let go; pid %1's work fails and can be run again.")
+                                     "where a cancel does nothing. Its transaction ends, the %2 finishes and the "
+                                     "lock is let go; pid %1's work fails and can be run again.")
                           .arg(x)
                           .arg(cmd)
                     : QStringLiteral("Cancel pid %1's statement (pg_cancel_backend(%1)), not the root blocker: its "
-                                     "snapshot goes, the %2 finishes and the lock is let go; pid %1's work fails "
-                                     "and can be run again.")
+                                     "transaction fails and lets go of what the %2 waits for at once, the %2 "
+                                     "finishes and the lock is let go; pid %1's work can be run again.")
                           .arg(x)
                           .arg(cmd);
         a.findings.push_back(f);

@@ -153,14 +153,15 @@ DbError tableLockError(const std::vector<TableLock>& locks)
     return e;
 }
 
-DbError catalogLockError(const std::vector<TableLock>& locks)
+DbError catalogLockError(const std::vector<TableLock>& locks, bool restShown)
 {
     DbError e;
     e.kind = DbError::Kind::Query;
     e.sqlstate = QStringLiteral("55P03");
     e.message = lockSentences(locks).join(QStringLiteral("; ")) +
-                QStringLiteral(" — every refresh reads it, and the console does not queue behind it: nothing new is "
-                               "shown until it is free");
+                (restShown ? QStringLiteral(" — the console does not queue behind it: the rest is read without it")
+                           : QStringLiteral(" — every refresh reads it, and the console does not queue behind it: "
+                                            "nothing new is shown until it is free"));
     // Connecting reads pg_database and pg_authid: locked, they keep every new session out.
     const bool noneGetIn = std::any_of(locks.begin(), locks.end(), [](const TableLock& l) {
         return l.table == QLatin1String("pg_catalog.pg_database") || l.table == QLatin1String("pg_catalog.pg_authid");

@@ -60,7 +60,8 @@ struct TableLock
 // Why those tables were not read this refresh (55P03: the console did not wait for the lock).
 DbError tableLockError(const std::vector<TableLock>& locks);
 // Why a refresh stopped (55P03): a system catalog or view every refresh reads (pg_stat_activity,
-// pg_locks, pg_database, …) is locked ACCESS EXCLUSIVE, held or queued for.
-DbError catalogLockError(const std::vector<TableLock>& locks);
+// pg_locks, pg_database, …) is locked ACCESS EXCLUSIVE, held or queued for. `restShown`: only one
+// statement reads it (pg_locks), and the refresh runs without that one.
+DbError catalogLockError(const std::vector<TableLock>& locks, bool restShown = false);
 
 } // namespace lw

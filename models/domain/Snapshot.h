@@ -222,6 +222,9 @@ struct Snapshot
     int locksEveryN = 1;
     bool locksReused = false;
     double locksAgeMs = 0;
+    // pg_locks itself is locked ACCESS EXCLUSIVE by another session: not read (the console does not
+    // queue behind it); the locks are the last read's, locksAgeMs old, and this says whose lock.
+    std::optional<DbError> locksNotRead;
 };
 
 } // namespace lw

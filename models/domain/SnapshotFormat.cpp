@@ -159,6 +159,8 @@ QJsonObject locksJson(const Snapshot& s)
         root[QStringLiteral("hidden_deadlock_cycles")] = hidden;
     }
     root[QStringLiteral("advisory_locks")] = locks;
+    if (s.locksNotRead) // pg_locks locked: the locks above are an earlier read's
+        root[QStringLiteral("advisory_locks_not_read")] = errorJson(*s.locksNotRead);
     root[QStringLiteral("pools")] = groups;
     root[QStringLiteral("blocking_tree")] = roots;
     return root;
@@ -308,6 +310,10 @@ QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std:
         if (const QString reserved = reservedConnectionsText(c, s.server.user); !reserved.isEmpty())
             out += QStringLiteral("        ") + reserved + QLatin1Char('\n');
         out += QStringLiteral("\nADVISORY LOCKS (%1)\n").arg(s.analysis->locks.size());
+        if (s.locksNotRead)
+            out += QStringLiteral("  not read, these are %1 s old: %2\n")
+                       .arg(s.locksAgeMs / 1000.0, 0, 'f', 0)
+                       .arg(s.locksNotRead->toDisplayString());
         for (const LockView& v : s.analysis->locks) {
             const SessionRow* ss = v.session >= 0 ? &s.sessions[size_t(v.session)] : nullptr;
             const QString finding = v.finding(s.serverNow, s.analysis->config.thresholds);

@@ -87,6 +87,34 @@ private Q_SLOTS:
                  qPrintable(view.healthText()));
     }
 
+    // pg_locks locked by another session: the rest is read, the locks are old — never "all clear".
+    void locksNotReadIsNotAllClear()
+    {
+        const std::unique_ptr<Monitor> recorded = Monitor::recorded(PollerConfig{}, QStringLiteral("test"));
+        Snapshot s;
+        s.ok = true;
+        s.serverNow = 1000;
+        s.cluster.maxConnections = 100;
+        s.cluster.hasMonitorPrivilege = true;
+        TableLock lock;
+        lock.table = QStringLiteral("pg_catalog.pg_locks");
+        lock.pid = 4411;
+        lock.applicationName = QStringLiteral("deploy");
+        lock.state = QStringLiteral("idle in transaction");
+        lock.query = QStringLiteral("LOCK TABLE pg_locks IN ACCESS EXCLUSIVE MODE");
+        s.locksNotRead = catalogLockError({lock}, true);
+        s.locksReused = true;
+        s.locksAgeMs = 12000;
+        s.analysis = std::make_shared<const Analysis>(analyze(s, recorded->config().analysis, nullptr));
+        recorded->showRecorded(s);
+        ui::OverviewView view(recorded.get());
+        QCOMPARE(view.shortStatus(), QStringLiteral("no finding, pg_locks not read"));
+        QVERIFY2(view.healthText().contains("the locks judged are 12 s old") &&
+                     view.healthText().contains("pg_catalog.pg_locks is locked ACCESS EXCLUSIVE by pid 4411") &&
+                     !view.healthText().contains("All clear"),
+                 qPrintable(view.healthText()));
+    }
+
     // Never connected: not "all clear", and the health line says nothing was read.
     void neverConnectedIsNotAllClear()
     {

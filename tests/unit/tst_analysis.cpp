@@ -100,6 +100,22 @@ Snapshot buildShape(const QString& shape)
         rows.push_back(waiting(4411, "deploy-2", "advisory", {4402}, "SELECT pg_advisory_lock(-8525285245963000605)"));
         locks.push_back(test::advisoryLock(4402, key));
         locks.push_back(test::advisoryLock(4411, key, false));
+    } else if (shape == "row lock and a poller") {
+        // The leader holds key 7 and updates a row a worker has locked; the worker, in its
+        // transaction, retries for key 7: neither a lock wait of the worker's.
+        rows.push_back(waiting(4402, "leader", "transactionid", {4411}, "UPDATE jobs SET state = 'done' WHERE id = 1"));
+        SessionRow p = test::sessionRow(4411, "worker", "active", kNow - 20);
+        p.waitEventType = QStringLiteral("Timeout");
+        p.waitEvent = QStringLiteral("PgSleep");
+        p.query = QStringLiteral("DO $$ BEGIN WHILE NOT pg_try_advisory_lock(7) LOOP PERFORM pg_sleep(1); END LOOP; END $$");
+        rows.push_back(p);
+        locks.push_back(test::advisoryLock(4402, 7));
+    } else if (shape == "row lock behind an idle session of its own pool") {
+        // Two requests of one pool: the waiter's row is locked by a session that waits for an idle
+        // one of the same pool. That one's program is most likely doing something else: no cycle.
+        rows.push_back(test::sessionRow(4402, "billing-api", "idle in transaction", kNow - 30));
+        rows.push_back(waiting(4411, "reports", "transactionid", {4402}, "UPDATE accounts SET n = n + 1 WHERE id = 2"));
+        rows.push_back(waiting(4403, "billing-api", "transactionid", {4411}, "UPDATE accounts SET n = n + 1 WHERE id = 3"));
     } else if (shape == "long transaction") {
         // The build waits for a transaction of its own client that waits on nothing: slow, not stuck.
         rows.push_back(test::sessionRow(4411, "deploy-1", "idle in transaction", kNow - 50));
@@ -472,6 +488,11 @@ private Q_SLOTS:
         QTest::newRow("poller idle in transaction") << "poller idle in transaction" << 4411 << true
             << "pid 4411 (deploy-2) keeps retrying pg_try_advisory_lock for postgres-migrations migration lock (database app) held by pid 4402, "
                "whose CREATE INDEX CONCURRENTLY waits for pid 4411's snapshot: neither can finish";
+        QTest::newRow("row lock and a poller") << "row lock and a poller" << 4411 << false
+            << "pid 4411 (worker) keeps retrying pg_try_advisory_lock for advisory lock 7 held by pid 4402, whose "
+               "statement waits for pid 4411's transaction: neither can finish";
+        QTest::newRow("row lock behind an idle session of its own pool")
+            << "row lock behind an idle session of its own pool" << 0 << false << "";
         QTest::newRow("another client's build") << "another client's build" << 0 << false << "";
         QTest::newRow("poller of another key") << "poller of another key" << 0 << false << "";
         QTest::newRow("PostgreSQL's own") << "PostgreSQL's own" << 0 << false << "";
@@ -506,7 +527,7 @@ private Q_SLOTS:
         const HiddenCycle& c = a.blocking.hiddenCycles.front();
         QCOMPARE(c.cancel, cancel);
         QCOMPARE(c.terminate, terminate);
-        QCOMPARE(c.snapshotWaiter, shape.startsWith("poller") ? 4402 : 4403);
+        QCOMPARE(c.snapshotWaiter, shape.startsWith("poller") || shape.startsWith("row lock") ? 4402 : 4403);
         // One card for the incident: not also "end the root blocker" or "terminate the idle holder",
         // the wrong actions here.
         for (const Finding& other : a.findings)
