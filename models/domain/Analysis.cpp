@@ -838,17 +838,22 @@ std::vector<std::vector<WaitStep>> findHiddenCycles(const Snapshot& s, const Ses
                                                     const Analysis& a)
 {
     std::vector<std::vector<WaitStep>> out;
-    std::vector<const SessionRow*> snapshotWaiters;
-    for (const SessionRow& r : s.sessions)
-        if (!r.blockedBy.empty() &&
-            (r.waitEvent == QLatin1String("virtualxid") || r.waitEvent == QLatin1String("transactionid")))
-            snapshotWaiters.push_back(&r);
-    if (snapshotWaiters.empty())
-        return out;
-
     auto holdsSnapshot = [](const SessionRow& r) {
         return r.state == QLatin1String("active") || r.state.startsWith(QLatin1String("idle in transaction"));
     };
+    // A row-lock waiter can only be in such a cycle through a poll: in a storm of row locks with
+    // nobody polling (the usual storm), none of them is a start.
+    const bool anyPoller = std::any_of(s.sessions.begin(), s.sessions.end(), [&](const SessionRow& r) {
+        return r.waitEventType != QLatin1String("Lock") && holdsSnapshot(r) &&
+               r.query.contains(QLatin1String("pg_try_advisory"), Qt::CaseInsensitive);
+    });
+    std::vector<const SessionRow*> snapshotWaiters;
+    for (const SessionRow& r : s.sessions)
+        if (!r.blockedBy.empty() && (r.waitEvent == QLatin1String("virtualxid") ||
+                                     (anyPoller && r.waitEvent == QLatin1String("transactionid"))))
+            snapshotWaiters.push_back(&r);
+    if (snapshotWaiters.empty())
+        return out;
     auto waitsOn = [&](const SessionRow& p, const SessionRow& w, bool first) {
         std::vector<WaitStep> next;
         if (p.waitEventType == QLatin1String("Lock")) {
@@ -880,33 +885,37 @@ std::vector<std::vector<WaitStep>> findHiddenCycles(const Snapshot& s, const Ses
                 continue;
             std::vector<WaitStep> path{{x, WaitEdge::Lock, {}}};
             QSet<int> onPath{w->pid, x};
+            // A session explored to the end without closing a cycle is not explored again from this
+            // start, once per "a poll or a client's wait on the way there" (that makes a cycle
+            // valid): each start costs one pass over the waits, even in a lock storm.
+            QSet<qint64> explored;
             bool closed = false;
-            std::function<void(const SessionRow&)> walk = [&](const SessionRow& p) {
-                if (path.size() > 12)
-                    return;
+            std::function<void(const SessionRow&, bool)> walk = [&](const SessionRow& p, bool unseen) {
                 for (const WaitStep& st : waitsOn(p, *w, p.pid == x)) {
+                    const bool nowUnseen = unseen || st.edge != WaitEdge::Lock;
                     if (st.pid == w->pid) {
-                        path.push_back(st);
-                        closed = std::any_of(path.begin() + 1, path.end(),
-                                             [](const WaitStep& q) { return q.edge != WaitEdge::Lock; });
-                        if (closed)
+                        if (nowUnseen) { // else a cycle of lock waits: PostgreSQL's own to break
+                            path.push_back(st);
+                            closed = true;
                             return;
-                        path.pop_back();
+                        }
                         continue;
                     }
+                    const qint64 state = qint64(st.pid) * 2 + (nowUnseen ? 1 : 0);
                     const SessionRow* next = sessions.of(st.pid);
-                    if (!next || onPath.contains(st.pid))
+                    if (!next || onPath.contains(st.pid) || explored.contains(state))
                         continue;
                     onPath.insert(st.pid);
                     path.push_back(st);
-                    walk(*next);
+                    walk(*next, nowUnseen);
                     if (closed)
                         return;
                     path.pop_back();
                     onPath.remove(st.pid);
+                    explored.insert(state);
                 }
             };
-            walk(*xs);
+            walk(*xs, false);
             if (!closed)
                 continue;
             std::vector<int> pids;

@@ -538,6 +538,32 @@ private Q_SLOTS:
         // The same refresh read again: the same card (its id is stable across refreshes).
         QCOMPARE(findingOf(analyze(s, {}), FindingKind::HiddenDeadlock)->id, f->id);
     }
+
+    // A lock storm (incident 2): 400 row-lock waiters in chains behind each other and one session
+    // polling for an unrelated key. No cycle, no card; each start is one pass over the waits, so
+    // the analysis of a storm stays as it was (bench_main's analysis benchmarks measure it).
+    void rowLockStormWithAPollerIsNoCycle()
+    {
+        Snapshot s;
+        s.ok = true;
+        s.serverNow = kNow;
+        s.cluster.maxConnections = 1000;
+        s.cluster.maxLocksPerTransaction = 64;
+        std::vector<SessionRow> rows;
+        rows.push_back(test::sessionRow(1000, "api", "idle in transaction", kNow - 60));
+        for (int i = 1; i <= 400; ++i) // each waits on the one before and on the head: many paths
+            rows.push_back(waiting(1000 + i, "api", "transactionid", {1000 + i - 1, 1000},
+                                   "UPDATE accounts SET n = n + 1 WHERE id = 1"));
+        SessionRow p = test::sessionRow(5000, "worker", "active", kNow - 5);
+        p.query = QStringLiteral("SELECT pg_try_advisory_lock(99)");
+        rows.push_back(p);
+        s.sessions = std::move(rows);
+        s.advisoryLocks = std::vector<AdvisoryLockRow>{test::advisoryLock(1000, 99)};
+        const Analysis a = analyze(s, {});
+        QVERIFY(a.blocking.hiddenCycles.empty());
+        QVERIFY(!findingOf(a, FindingKind::HiddenDeadlock));
+        QVERIFY(findingOf(a, FindingKind::BlockingChain));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAnalysis)
