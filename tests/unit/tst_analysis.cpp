@@ -19,13 +19,20 @@ SessionRow idleSession(int pid, const QString& app, double idleForS)
     return test::sessionRow(pid, app, QStringLiteral("idle"), kNow - idleForS);
 }
 
-Snapshot refresh(int locks, const KeyNames& names = {})
+// A refresh that answered at kNow, with nothing in it yet.
+Snapshot answered()
 {
     Snapshot s;
     s.ok = true;
     s.serverNow = kNow;
     s.cluster.maxConnections = 100;
     s.cluster.maxLocksPerTransaction = 64;
+    return s;
+}
+
+Snapshot refresh(int locks, const KeyNames& names = {})
+{
+    Snapshot s = answered();
     test::append(s.sessions, idleSession(101, QStringLiteral("batch"), 60));
     std::vector<AdvisoryLockRow> rows; // one vector: appending to a snapshot's rows copies them
     for (int k = 1; k <= locks; ++k)
@@ -60,11 +67,7 @@ Snapshot buildShape(const QString& shape)
 {
     constexpr qint64 key = -8525285245963000605; // postgres-migrations' lock key
     const QString cic = QStringLiteral("CREATE INDEX CONCURRENTLY orders_customer ON orders (customer_id)");
-    Snapshot s;
-    s.ok = true;
-    s.serverNow = kNow;
-    s.cluster.maxConnections = 100;
-    s.cluster.maxLocksPerTransaction = 64;
+    Snapshot s = answered();
     std::vector<SessionRow> rows;
     std::vector<AdvisoryLockRow> locks;
     if (shape == "lock on another session" || shape == "another client's build") {
@@ -544,11 +547,8 @@ private Q_SLOTS:
     // the analysis of a storm stays as it was (bench_main's analysis benchmarks measure it).
     void rowLockStormWithAPollerIsNoCycle()
     {
-        Snapshot s;
-        s.ok = true;
-        s.serverNow = kNow;
+        Snapshot s = answered();
         s.cluster.maxConnections = 1000;
-        s.cluster.maxLocksPerTransaction = 64;
         std::vector<SessionRow> rows;
         rows.push_back(test::sessionRow(1000, "api", "idle in transaction", kNow - 60));
         for (int i = 1; i <= 400; ++i) // each waits on the one before and on the head: many paths
