@@ -270,25 +270,19 @@ Snapshot Poller::refreshOnce()
         const pg::StatementResult* a = answerAt(res, at);
         return a && a->error.sqlstate == QLatin1String("55P03");
     };
-    if (!e.needsReconnect() && (gaveUp(metaAt) || gaveUp(activityAt) || gaveUp(locksAt))) {
+    const bool catalogLocked = !e.needsReconnect() && (gaveUp(metaAt) || gaveUp(activityAt) || gaveUp(locksAt));
+    if (catalogLocked || (e.isError() && (e.needsReconnect() || !resultAt(res, metaAt)))) {
         if (!readLocks && !s.locksNotRead)
-            --refreshesSinceLocks_;
+            --refreshesSinceLocks_; // not read: try again next time
         s.error = e;
-        if (const pg::ResultPtr held = askOnce({sql::catalogLocks(), {}}, deadline)) {
-            const std::vector<TableLock> locks = readCatalogLocks(held.get());
+        if (catalogLocked) {
+            const std::vector<TableLock> locks = catalogLocksNow(deadline);
             for (const TableLock& l : locks)
                 lockedCatalogs_.insert(l.table);
             if (!locks.empty())
                 s.error = catalogLockError(locks);
         }
-        qCDebug(lcPoller) << "refresh" << s.seq << "gave up on a catalog lock:" << s.error.message;
-        return s;
-    }
-    if (e.isError() && (e.needsReconnect() || !resultAt(res, metaAt))) {
-        if (!readLocks && !s.locksNotRead)
-            --refreshesSinceLocks_; // not read: try again next time
-        s.error = e;
-        qCDebug(lcPoller) << "refresh" << s.seq << "failed:" << e.sqlstate << e.message;
+        qCDebug(lcPoller) << "refresh" << s.seq << "failed:" << s.error.sqlstate << s.error.message;
         return s;
     }
     // The footprint: the client cannot read pg_stat_statements in general; the server tells its own
@@ -405,13 +399,18 @@ pg::ResultPtr Poller::askOnce(pg::Statement st, pg::Clock::time_point deadline)
     return rows;
 }
 
+std::vector<TableLock> Poller::catalogLocksNow(pg::Clock::time_point deadline)
+{
+    const pg::ResultPtr held = askOnce({sql::catalogLocks(), {}}, deadline);
+    return readCatalogLocks(held.get()); // none when the question failed
+}
+
 bool Poller::catalogStillLocked(pg::Clock::time_point deadline, Snapshot& s)
 {
-    std::vector<TableLock> still;
-    if (const pg::ResultPtr held = askOnce({sql::catalogLocks(), {}}, deadline))
-        for (TableLock& l : readCatalogLocks(held.get()))
-            if (lockedCatalogs_.contains(l.table))
-                still.push_back(std::move(l));
+    std::vector<TableLock> still = catalogLocksNow(deadline);
+    still.erase(std::remove_if(still.begin(), still.end(),
+                               [&](const TableLock& l) { return !lockedCatalogs_.contains(l.table); }),
+                still.end());
     if (still.empty()) {
         lockedCatalogs_.clear();
         return false;

@@ -90,6 +90,8 @@ private:
                     const std::vector<int>& skipped, pg::Clock::time_point deadline, Snapshot& s);
     // One more statement in a round trip of its own (only after a lock timeout): its rows, or null.
     pg::ResultPtr askOnce(pg::Statement st, pg::Clock::time_point deadline);
+    // The system catalogs and views locked ACCESS EXCLUSIVE now, and by whom (sql::catalogLocks()).
+    std::vector<TableLock> catalogLocksNow(pg::Clock::time_point deadline);
     // After a refresh gave up on a catalog lock: true, with s.error naming it, while one of those
     // catalogs is still locked (the refresh is not run); false once they are free.
     bool catalogStillLocked(pg::Clock::time_point deadline, Snapshot& s);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 #include <utility>
 
 namespace lw {
@@ -817,6 +818,16 @@ QString lockText(const LockView& v)
     return v.name.isEmpty() ? QStringLiteral("advisory lock ") + advisoryKeyText(v.lock) : v.name;
 }
 
+// "4402,4403,4411": a cycle's pids in order, whichever member it starts from.
+QString sortedPidsText(std::vector<int> pids)
+{
+    std::sort(pids.begin(), pids.end());
+    QStringList out;
+    for (int p : pids)
+        out << QString::number(p);
+    return out.join(QLatin1Char(','));
+}
+
 enum class WaitEdge { Lock, Poll, Client };
 struct WaitStep
 {
@@ -877,7 +888,7 @@ std::vector<std::vector<WaitStep>> findHiddenCycles(const Snapshot& s, const Ses
         return next;
     };
 
-    QSet<QString> known;
+    std::set<QString> known; // each cycle once, whichever of its waiters it was found from
     for (const SessionRow* w : snapshotWaiters)
         for (int x : w->blockedBy) {
             const SessionRow* xs = sessions.of(x);
@@ -916,19 +927,11 @@ std::vector<std::vector<WaitStep>> findHiddenCycles(const Snapshot& s, const Ses
                 }
             };
             walk(*xs, false);
-            if (!closed)
-                continue;
             std::vector<int> pids;
             for (const WaitStep& st : path)
                 pids.push_back(st.pid);
-            std::sort(pids.begin(), pids.end());
-            QStringList key;
-            for (int p : pids)
-                key << QString::number(p);
-            if (known.contains(key.join(QLatin1Char(','))))
-                continue;
-            known.insert(key.join(QLatin1Char(',')));
-            out.push_back(std::move(path));
+            if (closed && known.insert(sortedPidsText(pids)).second)
+                out.push_back(std::move(path));
         }
     return out;
 }
@@ -995,12 +998,7 @@ void addHiddenCycles(const Snapshot& s, const SessionIndex& sessions, Analysis& 
         f.kind = FindingKind::HiddenDeadlock;
         f.severity = 3;
         f.subject = QString::number(x);
-        QStringList ids;
-        std::vector<int> sorted = c.pids;
-        std::sort(sorted.begin(), sorted.end());
-        for (int p : sorted)
-            ids << QString::number(p);
-        f.id = findingKindKey(f.kind) + QLatin1Char(':') + ids.join(QLatin1Char(','));
+        f.id = findingKindKey(f.kind) + QLatin1Char(':') + sortedPidsText(c.pids);
         f.title = QStringLiteral("%1 %2, %3: neither can finish").arg(sessionName(x, xs, false), waits, back);
         f.explanation = QStringLiteral("PostgreSQL's deadlock detector cannot see this cycle (%1): nobody gets "
                                        "an error, it lasts until someone acts.")

@@ -248,9 +248,7 @@ pg::Statement tableLocksSelect(const std::vector<LeaseTableConfig>& tables)
         s.params.push_back(tables[i].schema.toUtf8());
         s.params.push_back(tables[i].table.toUtf8());
     }
-    s.sql = "SELECT n.i::int4, l.granted, l.pid, coalesce(a.application_name, ''), coalesce(a.state, ''), "
-            "date_part('epoch', now() - a.xact_start), coalesce(left(a.query, 200), '') "
-            "FROM (VALUES " + rows + ") AS n(i, nsp, rel) "
+    s.sql = QByteArray("SELECT n.i::int4, ") + kLockHolderColumns + " FROM (VALUES " + rows + ") AS n(i, nsp, rel) "
             "JOIN pg_locks l ON l.locktype = 'relation' AND l.relation = to_regclass(format('%I.%I', n.nsp, n.rel))::oid "
             "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
             "AND l.mode = 'AccessExclusiveLock' AND l.pid <> pg_backend_pid() "
@@ -265,17 +263,22 @@ std::vector<std::pair<int, TableLock>> readTableLocks(const PGresult* r, const s
         const int table = int(pg::cellInt64(r, i, 0));
         if (table < 0 || table >= int(tables.size()))
             continue;
-        TableLock l;
-        l.table = tables[size_t(table)].qualifiedName();
-        l.granted = pg::cellTrue(r, i, 1);
-        l.pid = int(pg::cellInt64(r, i, 2));
-        l.applicationName = pg::cellText(r, i, 3);
-        l.state = pg::cellText(r, i, 4);
-        l.xactAgeS = pg::cellOptDouble(r, i, 5);
-        l.query = pg::cellText(r, i, 6);
-        out.emplace_back(table, std::move(l));
+        out.emplace_back(table, lockHolderAt(r, i, tables[size_t(table)].qualifiedName()));
     }
     return out;
+}
+
+TableLock lockHolderAt(const PGresult* r, int row, QString table)
+{
+    TableLock l;
+    l.table = std::move(table);
+    l.granted = pg::cellTrue(r, row, 1);
+    l.pid = int(pg::cellInt64(r, row, 2));
+    l.applicationName = pg::cellText(r, row, 3);
+    l.state = pg::cellText(r, row, 4);
+    l.xactAgeS = pg::cellOptDouble(r, row, 5);
+    l.query = pg::cellText(r, row, 6);
+    return l;
 }
 
 std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg)

@@ -36,6 +36,12 @@ pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<Lease
 // and reading its answer: the table's index in `tables` with each lock.
 pg::Statement tableLocksSelect(const std::vector<LeaseTableConfig>& tables);
 std::vector<std::pair<int, TableLock>> readTableLocks(const PGresult* r, const std::vector<LeaseTableConfig>& tables);
+// The columns after the first that tableLocksSelect() and sql::catalogLocks() both give for a lock
+// (l: its pg_locks row, a: its session's pg_stat_activity row), and their reader.
+inline constexpr char kLockHolderColumns[] =
+    "l.granted, l.pid, coalesce(a.application_name, ''), coalesce(a.state, ''), "
+    "date_part('epoch', now() - a.xact_start), coalesce(left(a.query, 200), '')";
+TableLock lockHolderAt(const PGresult* r, int row, QString table);
 
 // The SELECT of one table for one refresh (name, holder, taken-at, expires-at; binary results);
 // needs an open connection for identifier quoting.

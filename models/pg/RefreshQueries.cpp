@@ -1,6 +1,7 @@
 #include "RefreshQueries.h"
 
 #include "Cells.h"
+#include "LeaseQueries.h"
 
 #include <cstring>
 
@@ -133,9 +134,8 @@ QByteArray catalogLocks()
     // pg_lock_status() and pg_stat_get_activity() are what the views pg_locks and pg_stat_activity
     // read; regclass output comes from the syscache. Relations below FirstNormalObjectId (16384)
     // are the system's. pg_stat_get_activity(NULL) would list every backend: joined on the pid.
-    return "SELECT l.relation::regclass::text, l.granted, l.pid, coalesce(a.application_name, ''), "
-           "coalesce(a.state, ''), date_part('epoch', now() - a.xact_start), coalesce(left(a.query, 200), '') "
-           "FROM pg_lock_status() l LEFT JOIN LATERAL pg_stat_get_activity(l.pid) a ON a.pid = l.pid "
+    return QByteArray("SELECT l.relation::regclass::text, ") + kLockHolderColumns +
+           " FROM pg_lock_status() l LEFT JOIN LATERAL pg_stat_get_activity(l.pid) a ON a.pid = l.pid "
            "WHERE l.locktype = 'relation' AND l.mode = 'AccessExclusiveLock' AND l.pid <> pg_backend_pid() "
            "AND l.relation < 16384 AND (l.database = 0 OR l.database = "
            "(SELECT datid FROM pg_stat_get_activity(pg_backend_pid()))) ORDER BY 2 DESC, 3, 1";
@@ -146,17 +146,10 @@ std::vector<TableLock> readCatalogLocks(const PGresult* r)
 {
     std::vector<TableLock> out;
     for (int i = 0; r && i < PQntuples(r); ++i) {
-        TableLock l;
-        l.table = cellText(r, i, 0);
-        if (!l.table.contains(QLatin1Char('.')))
-            l.table.prepend(QStringLiteral("pg_catalog."));
-        l.granted = cellTrue(r, i, 1);
-        l.pid = int(cellDouble(r, i, 2));
-        l.applicationName = cellText(r, i, 3);
-        l.state = cellText(r, i, 4);
-        l.xactAgeS = cellOptDouble(r, i, 5);
-        l.query = cellText(r, i, 6);
-        out.push_back(std::move(l));
+        QString name = cellText(r, i, 0);
+        if (!name.contains(QLatin1Char('.')))
+            name.prepend(QStringLiteral("pg_catalog."));
+        out.push_back(lockHolderAt(r, i, std::move(name)));
     }
     return out;
 }
