@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace lw {
@@ -44,6 +45,9 @@ struct Poller::LeaseCache
     quint64 source = 0;
     LeaseRows rows;        // the last snapshot's, shared with it
     QHash<Key, int> rowOf; // where each key is in rows
+    // Per table: the snapshot xmin of its last read, from which the next reads only what was
+    // written since; empty: read it whole.
+    std::vector<QByteArray> since;
 };
 
 namespace {
@@ -69,6 +73,14 @@ public:
 private:
     std::vector<pg::Statement> stmts_;
 };
+
+// The lease statement's error when reading by row version is not possible here: a view (no xmin
+// column), a server without pg_current_snapshot() or age(xid).
+bool isNoRowVersions(const QString& sqlstate)
+{
+    return sqlstate == QLatin1String("42703") || sqlstate == QLatin1String("42883") ||
+           sqlstate == QLatin1String("0A000");
+}
 
 // The answer in `slot`, if it was sent and answered; else null.
 const pg::StatementResult* answerAt(const std::vector<pg::StatementResult>& res, RoundTrip::Slot slot)
@@ -137,6 +149,7 @@ bool Poller::ensureConnected(DbError& err)
     leaseTableChecked_ = false;
     names_.reset();
     leaseCache_.reset(); // another server, maybe: every lease is read afresh (and hashed)
+    leaseSyncOff_ = false;
     lastAnalysis_.reset();
     haveLocks_ = false;
     lastLocks_ = {};
@@ -194,6 +207,7 @@ bool Poller::checkLeaseTables(bool detecting, pg::Clock::time_point deadline, Sn
     if (!tables_ || *tables_ != tables) {
         tables_ = std::make_shared<const std::vector<LeaseTableConfig>>(tables);
         leaseCache_.reset(); // other tables: every row is read afresh
+        leaseSyncOff_ = false;
         lockedTables_.clear();
     }
     leasesFound_ = found;
@@ -244,10 +258,13 @@ Snapshot Poller::refreshOnce()
     // A table another session keeps under ACCESS EXCLUSIVE is not read while it does (checked first).
     const std::vector<int> skipped = readLeases ? lockedTables_ : std::vector<int>{};
     const RoundTrip::Slot tableLocksAt = skipped.empty() ? RoundTrip::Slot{} : trip.add(tableLocksSelect(*tables_));
-    const RoundTrip::Slot leasesAt =
-        !readLeases || skipped.size() >= tables_->size() ? RoundTrip::Slot{}
-        : tables_->size() == 1                           ? trip.add(leaseSelect(conn_, tables_->front()))
-                                                         : trip.add(leaseSelectAll(conn_, *tables_, skipped));
+    // Only the rows written since the last read, where it left a snapshot.
+    const std::vector<QByteArray> since = leaseCache_ && !leaseSyncOff_ ? leaseCache_->since : std::vector<QByteArray>{};
+    RoundTrip::Slot leasesAt;
+    if (readLeases && skipped.size() < tables_->size()) {
+        lastLeaseRead_ = leaseSync(conn_, *tables_, since, skipped, !leaseSyncOff_);
+        leasesAt = trip.add(lastLeaseRead_);
+    }
     // After the leases: should GoodJob's tables have gone, only this statement and the next fail.
     const RoundTrip::Slot goodJobAt = readLocks ? trip.addIf(names_.goodJobStatement()) : RoundTrip::Slot{};
     const RoundTrip::Slot serverTimeAt = trip.add({sql::serverTime(), {}});
@@ -341,7 +358,7 @@ Snapshot Poller::refreshOnce()
     lastServerNow_ = s.serverNow;
 
     if (readLeases)
-        takeLeases(leasesAnswer, answerAt(res, tableLocksAt), skipped, deadline, s);
+        takeLeases(leasesAnswer, since, answerAt(res, tableLocksAt), skipped, deadline, s);
     else
         s.leasesError = leaseTableError_;
     if (leasesAbsent_.isEmpty())
@@ -427,8 +444,9 @@ bool Poller::catalogStillLocked(pg::Clock::time_point deadline, Snapshot& s)
     return true;
 }
 
-void Poller::takeLeases(const pg::StatementResult* leases, const pg::StatementResult* tableLocks,
-                        const std::vector<int>& skipped, pg::Clock::time_point deadline, Snapshot& s)
+void Poller::takeLeases(const pg::StatementResult* leases, const std::vector<QByteArray>& since,
+                        const pg::StatementResult* tableLocks, const std::vector<int>& skipped,
+                        pg::Clock::time_point deadline, Snapshot& s)
 {
     std::optional<std::vector<std::pair<int, TableLock>>> locks; // known this refresh
     if (tableLocks && tableLocks->result && !tableLocks->error.isError())
@@ -452,8 +470,10 @@ void Poller::takeLeases(const pg::StatementResult* leases, const pg::StatementRe
 
     if (lockTimeout && lockError && lockedTables_.size() < tables_->size()) {
         // The other tables, read now, once per lock found this way.
-        if (const pg::ResultPtr rest = askOnce(leaseSelectAll(conn_, *tables_, lockedTables_), deadline)) {
-            decodeLeases(rest.get(), s, lockedTables_);
+        const pg::Statement whole = leaseSync(conn_, *tables_, {}, lockedTables_, !leaseSyncOff_);
+        if (const pg::ResultPtr rest = askOnce(whole, deadline)) {
+            ++s.roundTrips;
+            decodeLeases(readLeaseSync(rest.get()), {}, deadline, s, lockedTables_);
             s.leasesPartial = lockError;
             return;
         }
@@ -462,6 +482,15 @@ void Poller::takeLeases(const pg::StatementResult* leases, const pg::StatementRe
         if (leaseCache_)
             s.leases = leaseCache_->rows;
         s.leasesError = lockError;
+    } else if (leases->error.isError() && !leaseSyncOff_ && isNoRowVersions(leases->error.sqlstate)) {
+        // A view (no xmin), or a server without pg_current_snapshot(): whole reads from now on.
+        leaseSyncOff_ = true;
+        const pg::ResultPtr whole = askOnce(leaseSync(conn_, *tables_, {}, skipped, false), deadline);
+        ++s.roundTrips;
+        if (whole)
+            decodeLeases(readLeaseSync(whole.get()), {}, deadline, s, skipped);
+        else
+            s.leasesError = leases->error;
     } else if (leases->error.isError()) {
         s.leasesError = lockTimeout && lockError ? lockError : std::optional<DbError>(leases->error);
         if (!lockTimeout) {
@@ -470,32 +499,218 @@ void Poller::takeLeases(const pg::StatementResult* leases, const pg::StatementRe
             leaseCache_.reset();
         }
     } else if (leases->result) {
-        decodeLeases(leases->result.get(), s, skipped);
+        decodeLeases(readLeaseSync(leases->result.get()), since, deadline, s, skipped);
         // Another table found could not be read (no SELECT, or locked): said, while these rows are shown.
         s.leasesPartial = lockError && !skipped.empty() ? lockError : leaseTableError_;
     }
 }
 
-void Poller::decodeLeases(const PGresult* r, Snapshot& s, const std::vector<int>& kept)
+std::optional<std::vector<LeaseRow>> Poller::currentLeaseRows(LeaseSyncAnswer& a, const std::vector<QByteArray>& since,
+                                                               const std::vector<int>& kept,
+                                                               pg::Clock::time_point deadline, Snapshot& s,
+                                                               std::vector<QByteArray>& nextSince)
 {
-    // Every row decoded and matched by key with the previous read; the delta names the keys that
-    // are new, changed or gone, so that the tracker looks only at those (1 % of 100 000 leases
-    // renew per refresh). An unchanged row is the previous read's (its strings shared, not kept
-    // twice). The key → row index is updated in place, not built anew: at 100 000 leases a second
-    // one alive during the read is ~10 MiB of resident memory.
-    const int n = PQntuples(r);
+    // Read whole, or not read at all (kept): not by row version.
+    const auto readWhole = [&](size_t t) {
+        return t >= since.size() || since[t].isEmpty() || std::find(kept.begin(), kept.end(), int(t)) != kept.end();
+    };
+    // A table goes on by row version only while its names are unique by an index.
+    nextSince.assign(tables_->size(), {});
+    for (size_t t = 0; t < tables_->size(); ++t)
+        if (const LeaseSyncAnswer::Table* m = a.table(int(t)); m && m->uniqueNames)
+            nextSince[t] = a.snapshotXmin;
+    bool byVersion = false;
+    for (size_t t = 0; t < tables_->size(); ++t)
+        byVersion = byVersion || !readWhole(t);
+    if (!leaseCache_ || !byVersion)
+        return std::move(a.rows);
+    // A table read by row version: the rows the console holds stand, but those written since
+    // (matched by key), less those gone. Each of its held rows is either unchanged since (counted
+    // by the server) or written since (sent); any other is gone. A name that changed is gone too.
+    const LeaseCache& c = *leaseCache_;
+    std::vector<int> sentFor(c.rows.size(), -1);
+    std::vector<qint64> held(tables_->size(), 0), rewritten(tables_->size(), 0);
+    std::vector<LeaseRow> rows;
+    rows.reserve(c.rows.size() + a.rows.size());
+    for (const LeaseRow& r : c.rows)
+        if (size_t(r.source) < held.size())
+            ++held[size_t(r.source)];
+    std::vector<int> fresh; // sent rows with no held row of their key
+    for (int j = 0; j < int(a.rows.size()); ++j) {
+        const LeaseRow& r = a.rows[size_t(j)];
+        const int k = readWhole(size_t(r.source)) ? -1 : c.rowOf.value({r.source, r.name}, -1);
+        if (k >= 0 && sentFor[size_t(k)] < 0) {
+            sentFor[size_t(k)] = j;
+            ++rewritten[size_t(r.source)];
+        } else {
+            fresh.push_back(j);
+        }
+    }
+    std::vector<int> gone; // tables some held row went from
+    bool unkeyed = false;  // a table read by row version lost its unique name index
+    for (size_t t = 0; t < tables_->size(); ++t) {
+        if (readWhole(t))
+            continue;
+        const LeaseSyncAnswer::Table* m = a.table(int(t));
+        unkeyed = unkeyed || !m || !m->uniqueNames;
+        if (!m || m->unchanged != held[t] - rewritten[t])
+            gone.push_back(int(t));
+    }
+    QSet<LeaseCache::Key> present;
+    if (!gone.empty() && !unkeyed) {
+        // Which ones: the names every row of those tables has now (a later snapshot than the
+        // read's: a row written in between is still held as read, and its new version is newer
+        // than this read's snapshot, so the next read sends it).
+        const pg::ResultPtr names = askOnce(leaseNames(conn_, *tables_, gone), deadline);
+        ++s.roundTrips;
+        if (!names) {
+            // Unknown for now: as held, and read whole next time.
+            for (int t : gone)
+                nextSince[size_t(t)].clear();
+            gone.clear();
+        } else {
+            for (LeaseCache::Key& key : readLeaseNames(names.get(), a.nullName))
+                present.insert(std::move(key));
+        }
+    }
+    if (unkeyed) {
+        // A written row cannot say which held one it replaced: the tables whole, now (the keyed
+        // diff below sees any repeated name), and whole from now on while the index is missing.
+        if (const pg::ResultPtr whole = askOnce(leaseSync(conn_, *tables_, {}, kept, true), deadline)) {
+            ++s.roundTrips;
+            LeaseSyncAnswer w = readLeaseSync(whole.get());
+            s.leaseRowsSent += int(w.rows.size());
+            for (size_t t = 0; t < tables_->size(); ++t) {
+                const LeaseSyncAnswer::Table* m = w.table(int(t));
+                nextSince[t] = m && m->uniqueNames ? w.snapshotXmin : QByteArray();
+            }
+            a.nullName = w.nullName;
+            return std::move(w.rows);
+        }
+        nextSince.assign(tables_->size(), {});
+    }
+    const auto isGone = [&](const LeaseRow& r, size_t k) {
+        return sentFor[k] < 0 && std::find(gone.begin(), gone.end(), r.source) != gone.end() &&
+               !present.contains({r.source, r.name});
+    };
+    // Every table read by row version (the usual case): the held rows are changed in place, by
+    // key, without matching every row again (at 100 000 leases that match is most of a refresh's
+    // client time). Unless a sent name is new twice, which the keyed diff below tells.
+    bool inPlace = !a.nullName;
+    for (size_t t = 0; t < tables_->size() && inPlace; ++t)
+        inPlace = !readWhole(t) || std::find(kept.begin(), kept.end(), int(t)) != kept.end();
+    QSet<LeaseCache::Key> freshKeys;
+    for (int j : fresh) {
+        if (!inPlace)
+            break;
+        LeaseCache::Key key{a.rows[size_t(j)].source, a.rows[size_t(j)].name};
+        inPlace = !c.rowOf.contains(key) && !freshKeys.contains(key);
+        freshKeys.insert(std::move(key));
+    }
+    if (inPlace) {
+        applyInPlace(a, sentFor, fresh, isGone, s);
+        return std::nullopt;
+    }
+    for (size_t k = 0; k < c.rows.size(); ++k) {
+        const LeaseRow& r = c.rows[k];
+        if (readWhole(size_t(r.source)))
+            continue; // the answer has its table's rows, or it was not read (kept)
+        if (sentFor[k] >= 0)
+            rows.push_back(std::move(a.rows[size_t(sentFor[k])]));
+        else if (!isGone(r, k))
+            rows.push_back(r);
+    }
+    for (int j : fresh)
+        rows.push_back(std::move(a.rows[size_t(j)]));
+    return rows;
+}
+
+void Poller::applyInPlace(LeaseSyncAnswer& a, const std::vector<int>& sentFor, const std::vector<int>& fresh,
+                          const std::function<bool(const LeaseRow&, size_t)>& isGone, Snapshot& s)
+{
+    std::unique_ptr<LeaseCache> c = std::move(leaseCache_);
+    std::vector<LeaseRow> rows(c->rows.begin(), c->rows.end());
+    auto d = std::make_shared<LeaseDelta>();
+    std::vector<char> changed(rows.size(), 0);
+    std::vector<size_t> goneAt;
+    for (size_t k = 0; k < rows.size(); ++k) {
+        if (sentFor[k] >= 0) {
+            LeaseRow& sent = a.rows[size_t(sentFor[k])];
+            const LeaseRow& before = rows[k];
+            if (before.holder != sent.holder || before.expiresAt != sent.expiresAt || before.takenAt != sent.takenAt) {
+                rows[k] = std::move(sent);
+                changed[k] = 1;
+            }
+        } else if (isGone(rows[k], k)) {
+            goneAt.push_back(k);
+        }
+    }
+    // Rows are in no particular order: a gone row's place takes the last row (one key moved).
+    for (auto it = goneAt.rbegin(); it != goneAt.rend(); ++it) {
+        const size_t k = *it, last = rows.size() - 1;
+        c->rowOf.remove({rows[k].source, rows[k].name});
+        d->gone.push_back(std::move(rows[k]));
+        if (k != last) {
+            rows[k] = std::move(rows[last]);
+            changed[k] = changed[last];
+            c->rowOf.insert({rows[k].source, rows[k].name}, int(k));
+        }
+        rows.pop_back();
+        changed.pop_back();
+    }
+    for (size_t k = 0; k < rows.size(); ++k)
+        if (changed[k])
+            d->changed.push_back(int(k));
+    for (int j : fresh) {
+        LeaseRow& row = a.rows[size_t(j)];
+        names_.leaseNameAppeared(row.name);
+        c->rowOf.insert({row.source, row.name}, int(rows.size()));
+        d->added.push_back(int(rows.size()));
+        rows.push_back(std::move(row));
+    }
+    d->source = c->source;
+    d->baseSeq = lastLeaseSeq_;
+    s.leases = std::move(rows);
+    lastLeaseSeq_ = s.seq;
+    c->rows = s.leases;
+    s.leaseDelta = std::move(d);
+    leaseCache_ = std::move(c);
+}
+
+void Poller::decodeLeases(LeaseSyncAnswer a, const std::vector<QByteArray>& since, pg::Clock::time_point deadline,
+                          Snapshot& s, const std::vector<int>& kept)
+{
+    s.leaseRowsSent += int(a.rows.size());
+    std::vector<QByteArray> nextSince;
+    std::optional<std::vector<LeaseRow>> current = currentLeaseRows(a, since, kept, deadline, s, nextSince);
+    // The tables read this time go on from this read's snapshot; a table not read, from its own.
+    const auto goOn = [&](LeaseCache& c) {
+        c.since.resize(tables_->size());
+        for (size_t t = 0; t < tables_->size(); ++t)
+            if (std::find(kept.begin(), kept.end(), int(t)) == kept.end())
+                c.since[t] = nextSince[t];
+    };
+    if (!current) { // changed in place
+        goOn(*leaseCache_);
+        return;
+    }
+    std::vector<LeaseRow>& read = *current;
+    // Every row matched by key with the previous read; the delta names the keys that are new,
+    // changed or gone, so that the tracker looks only at those (1 % of 100 000 leases renew per
+    // refresh). An unchanged row is the previous read's (its strings shared, not kept twice). The
+    // key → row index is updated in place, not built anew: at 100 000 leases a second one alive
+    // during the read is ~10 MiB of resident memory.
+    const int n = int(read.size());
     const bool hasBase = leaseCache_ != nullptr; // else every row is new: the tracker compares every row
     std::unique_ptr<LeaseCache> c = hasBase ? std::move(leaseCache_) : std::make_unique<LeaseCache>();
     auto d = std::make_shared<LeaseDelta>();
-    bool keyed = true; // names unique and not NULL: else no delta, the tracker compares every row
+    bool keyed = !a.nullName; // names unique and not NULL: else no delta, the tracker compares every row
     std::vector<LeaseRow> rows;
     rows.reserve(size_t(n));
     std::vector<char> seen(c->rows.size(), 0);
     QSet<LeaseCache::Key> addedKeys;
     for (int i = 0; i < n; ++i) {
-        LeaseRow row = leaseRowAt(r, i);
-        if (PQgetisnull(r, i, 0))
-            keyed = false;
+        LeaseRow& row = read[size_t(i)];
         LeaseCache::Key key{row.source, row.name};
         const int was = c->rowOf.value(key, -1);
         if (was < 0 || seen[size_t(was)]) {
@@ -533,6 +748,7 @@ void Poller::decodeLeases(const PGresult* r, Snapshot& s, const std::vector<int>
         for (int i = 0; i < int(s.leases.size()); ++i)
             c->rowOf.insert({s.leases[size_t(i)].source, s.leases[size_t(i)].name}, i);
         c->rows = s.leases;
+        goOn(*c);
         s.leaseDelta = std::move(d);
         leaseCache_ = std::move(c);
     }

@@ -1,5 +1,6 @@
 #pragma once
-// The polling worker: one libpq connection per monitored database, one round trip per refresh,
+// The polling worker: one libpq connection per monitored database, one round trip per refresh
+// (a second when lease rows went: which ones), the lease tables read by row version (issue 49),
 // refreshes never overlap (the next is scheduled when the previous finished). Lives on a worker
 // thread (see Monitor); the headless commands call refreshOnce() directly.
 #include "domain/Analysis.h"
@@ -17,6 +18,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <functional>
 
 class QTimer;
 
@@ -59,6 +61,8 @@ public:
     Snapshot refreshOnceNamed();
     // Names whose hashtext() this poller keeps (bounded: see KeyNaming::trim()).
     int hashedNames() const { return names_.hashedNames(); }
+    // The lease statement of the last refresh, as sent (the benchmark runs it again).
+    const pg::Statement& lastLeaseRead() const { return lastLeaseRead_; }
     const ConnectionStatus& status() const { return status_; }
     // Thread-safe, one-way: the connect or refresh in progress gives up within ~50 ms and no other
     // starts. Call it from the owning thread before quitting and joining the worker thread, so that
@@ -80,14 +84,30 @@ private:
     bool ensureConnected(DbError& err);
     void setStatus(ConnectionStatus::State st, const DbError& err = {}, int retryInMs = 0);
     int nextBackoffMs();
-    // Leases into s.leases (one table, or several tagged with their index), with a LeaseDelta
-    // against the previous read: every row decoded, then matched by (table, name).
+    // A leaseSync() answer into s.leases (rows tagged with their table's index), with a LeaseDelta
+    // against the previous read, matched by (table, name). `since` as the statement was sent: a
+    // table read with one keeps its other rows as held, less those a listing of its names (one
+    // more round trip, when its count of unchanged rows says some went) no longer has.
     // The rows of tables in `kept` (not read this time) stay as last read.
-    void decodeLeases(const PGresult* r, Snapshot& s, const std::vector<int>& kept = {});
+    // The rows each table has now, for decodeLeases(): its answer's for a table read whole; for a
+    // table read by row version the held ones with those written since, less those gone.
+    // `nextSince`: where each table read goes on from.
+    // Nullopt: every table read was read by row version, and s.leases and its delta are made
+    // in place from the held rows (applyInPlace()).
+    std::optional<std::vector<LeaseRow>> currentLeaseRows(LeaseSyncAnswer& a, const std::vector<QByteArray>& since,
+                                                          const std::vector<int>& kept, pg::Clock::time_point deadline,
+                                                          Snapshot& s, std::vector<QByteArray>& nextSince);
+    // The held rows with the sent ones (sentFor[k]: the sent row of held row k, or -1) in their
+    // place, the gone ones out and the fresh ones (sent rows of new keys) added.
+    void applyInPlace(LeaseSyncAnswer& a, const std::vector<int>& sentFor, const std::vector<int>& fresh,
+                      const std::function<bool(const LeaseRow&, size_t)>& isGone, Snapshot& s);
+    void decodeLeases(LeaseSyncAnswer a, const std::vector<QByteArray>& since, pg::Clock::time_point deadline,
+                      Snapshot& s, const std::vector<int>& kept = {});
     // The lease statement's answer (null: every table skipped) into s; a table found locked
     // (tableLocks' answer, or asked after a lock timeout) is named and skipped from the next refresh.
-    void takeLeases(const pg::StatementResult* leases, const pg::StatementResult* tableLocks,
-                    const std::vector<int>& skipped, pg::Clock::time_point deadline, Snapshot& s);
+    void takeLeases(const pg::StatementResult* leases, const std::vector<QByteArray>& since,
+                    const pg::StatementResult* tableLocks, const std::vector<int>& skipped,
+                    pg::Clock::time_point deadline, Snapshot& s);
     // One more statement in a round trip of its own (only after a lock timeout): its rows, or null.
     pg::ResultPtr askOnce(pg::Statement st, pg::Clock::time_point deadline);
     // The system catalogs and views locked ACCESS EXCLUSIVE now, and by whom (sql::catalogLocks()).
@@ -117,6 +137,9 @@ private:
     KeyNaming names_{cfg_}; // after cfg_, which it reads
     struct LeaseCache;
     std::unique_ptr<LeaseCache> leaseCache_;
+    // The lease tables cannot be read by row version (a view has no xmin): read whole each time.
+    bool leaseSyncOff_ = false;
+    pg::Statement lastLeaseRead_;
     quint64 lastLeaseSeq_ = 0;
     std::shared_ptr<const Analysis> lastAnalysis_; // its lock views may serve the next refresh
     // pg_locks read less often when it dominates (see locksEveryN()); its last read, handed on

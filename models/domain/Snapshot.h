@@ -209,6 +209,9 @@ struct Snapshot
 
     // Cost of this refresh, for the status bar and the benchmark.
     int roundTrips = 0;
+    // Lease rows the server sent: all of a table read whole, else only the rows written since the
+    // previous read (a second round trip lists the names when rows went: issue 49).
+    int leaseRowsSent = 0;
     qint64 bytesReceived = 0;
     bool bytesExact = false; // counted on the TCP socket; false: the results' memory (Unix socket)
     double clientWaitMs = 0; // send → last byte received

@@ -201,38 +201,142 @@ QByteArray leaseFrom(const pg::Connection& conn, const LeaseTableConfig& cfg)
 }
 } // namespace
 
-pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg)
+namespace {
+// The name column (or expression) as text, for the names-only listing.
+QByteArray leaseName(const pg::Connection& conn, const LeaseTableConfig& cfg)
 {
-    pg::Statement s;
-    s.sql = QByteArray("SELECT ") + leaseColumns(conn, cfg, 1) + leaseFrom(conn, cfg);
-    if (cfg.timeKind == LeaseTableConfig::TimeKind::NaiveZone && cfg.timeKindApplies())
-        s.params.push_back(cfg.zone.toUtf8());
-    // Binary: text arrives as it would (in the client encoding), the epochs as 8-byte float8 — the
-    // server skips float8out, a fifth of this statement's time at 100 000 rows.
-    s.binaryResults = true;
-    return s;
+    return cfg.mappedByExpressions() ? "(" + cfg.exprs.name + ")::text" : conn.quoteIdentifier(cfg.nameColumn) + "::text";
 }
+// The table's zone placeholder, added to `s` when its naive times need one; else 0.
+int zoneParam(pg::Statement& s, const LeaseTableConfig& t)
+{
+    if (t.timeKind != LeaseTableConfig::TimeKind::NaiveZone || !t.timeKindApplies())
+        return 0;
+    s.params.push_back(t.zone.toUtf8());
+    return int(s.params.size());
+}
+// `cond` added to the table's own row filter.
+QByteArray fromWhere(const pg::Connection& conn, const LeaseTableConfig& t, const QByteArray& cond)
+{
+    if (t.exprs.where.isEmpty())
+        return leaseFrom(conn, t) + " WHERE " + cond;
+    return " FROM " + conn.quoteIdentifier(t.schema) + "." + conn.quoteIdentifier(t.table) + " WHERE (" +
+           t.exprs.where + ") AND " + cond;
+}
+} // namespace
 
-pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables,
-                             const std::vector<int>& skip)
+pg::Statement leaseSync(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables,
+                        const std::vector<QByteArray>& since, const std::vector<int>& skip, bool sync)
 {
     pg::Statement s;
     for (size_t i = 0; i < tables.size(); ++i) {
         if (std::find(skip.begin(), skip.end(), int(i)) != skip.end())
             continue;
         const LeaseTableConfig& t = tables[i];
-        int zoneParam = 0;
-        if (t.timeKind == LeaseTableConfig::TimeKind::NaiveZone && t.timeKindApplies()) {
-            s.params.push_back(t.zone.toUtf8());
-            zoneParam = int(s.params.size());
-        }
+        const QByteArray index = QByteArray::number(int(i)) + "::int4";
+        const QByteArray cols = leaseColumns(conn, t, zoneParam(s, t));
         if (!s.sql.isEmpty())
             s.sql += " UNION ALL ";
-        s.sql += "(SELECT " + leaseColumns(conn, t, zoneParam) + ", " + QByteArray::number(int(i)) + "::int4" +
-                 leaseFrom(conn, t) + ")";
+        // Only a table mapped by columns whose name column has a unique index is read by row
+        // version: a written row with a held row's name then replaced it (else a deleted row and
+        // a second row of a held name would cancel out in the count). Asked in the same statement,
+        // so that a dropped key is seen at once. The catalogue's expression-mapped tables are small.
+        QByteArray unique = "NULL::float8";
+        if (sync && !t.mappedByExpressions()) {
+            s.params.push_back(conn.quoteIdentifier(t.schema) + "." + conn.quoteIdentifier(t.table));
+            s.params.push_back(t.nameColumn.toUtf8());
+            unique = "(SELECT count(*) FROM pg_index x JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = "
+                     "x.indkey[0] WHERE x.indrelid = to_regclass($" + QByteArray::number(int(s.params.size()) - 1) +
+                     ") AND x.indisunique AND x.indpred IS NULL AND x.indexprs IS NULL AND x.indnkeyatts = 1 AND "
+                     "a.attname = $" + QByteArray::number(int(s.params.size())) + ")::float8";
+        }
+        if (!sync || unique.startsWith("NULL") || i >= since.size() || since[i].isEmpty()) {
+            s.sql += "(SELECT " + cols + ", " + index + ", 0::int4" + leaseFrom(conn, t) + ")";
+            if (!unique.startsWith("NULL"))
+                s.sql += " UNION ALL (SELECT NULL::text, NULL::text, NULL::float8, " + unique + ", " + index +
+                         ", 1::int4)";
+            continue;
+        }
+        // age() counts back from the same next xid for both sides within the statement: a version
+        // is new when it is no older than the snapshot's xmin (wraparound-safe; a frozen version's
+        // age is INT_MAX). Old versions are counted, not sent.
+        s.params.push_back(since[i]);
+        const QByteArray newer = "age(xmin) <= age($" + QByteArray::number(int(s.params.size())) + "::xid)";
+        s.sql += "(SELECT " + cols + ", " + index + ", 0::int4" + fromWhere(conn, t, newer) + ") UNION ALL " +
+                 "(SELECT NULL::text, NULL::text, count(*)::float8, " + unique + ", " + index + ", 1::int4" +
+                 fromWhere(conn, t, "NOT (" + newer + ")") + ")";
+    }
+    // Of the statement's own snapshot: every row version it could not see is newer than its xmin.
+    if (sync)
+        s.sql += " UNION ALL (SELECT NULL::text, (pg_snapshot_xmin(pg_current_snapshot())::text::int8 % 4294967296)"
+                 "::text, NULL::float8, NULL::float8, -1::int4, 2::int4)";
+    // Binary: text arrives as it would (in the client encoding), the epochs as 8-byte float8 — the
+    // server skips float8out, a fifth of a whole read's time at 100 000 rows.
+    s.binaryResults = true;
+    return s;
+}
+
+namespace {
+qint32 cellInt4(const PGresult* r, int row, int col)
+{
+    return PQgetlength(r, row, col) == 4 ? qFromBigEndian<qint32>(PQgetvalue(r, row, col)) : -1;
+}
+} // namespace
+
+LeaseSyncAnswer readLeaseSync(const PGresult* r)
+{
+    LeaseSyncAnswer a;
+    const int n = PQntuples(r);
+    a.rows.reserve(size_t(n));
+    for (int i = 0; i < n; ++i) {
+        const qint32 kind = cellInt4(r, i, 5);
+        if (kind == 1) {
+            LeaseSyncAnswer::Table t;
+            t.table = cellInt4(r, i, 4);
+            t.unchanged = qint64(pg::cellOptDouble(r, i, 2).value_or(-1));
+            t.uniqueNames = pg::cellOptDouble(r, i, 3).value_or(0) > 0;
+            a.tables.push_back(t);
+        } else if (kind == 2) {
+            a.snapshotXmin = QByteArray(PQgetvalue(r, i, 1), PQgetlength(r, i, 1));
+        } else {
+            LeaseRow row;
+            row.name = pg::cellText(r, i, 0);
+            a.nullName = a.nullName || PQgetisnull(r, i, 0);
+            if (!PQgetisnull(r, i, 1))
+                row.holder = pg::cellText(r, i, 1);
+            row.takenAt = pg::cellOptDouble(r, i, 2);
+            row.expiresAt = pg::cellOptDouble(r, i, 3);
+            row.source = cellInt4(r, i, 4);
+            a.rows.push_back(std::move(row));
+        }
+    }
+    return a;
+}
+
+pg::Statement leaseNames(const pg::Connection& conn, const std::vector<LeaseTableConfig>& all,
+                         const std::vector<int>& tables)
+{
+    pg::Statement s;
+    for (int i : tables) {
+        const LeaseTableConfig& t = all[size_t(i)];
+        if (!s.sql.isEmpty())
+            s.sql += " UNION ALL ";
+        s.sql += "(SELECT " + leaseName(conn, t) + ", " + QByteArray::number(i) + "::int4" + leaseFrom(conn, t) + ")";
     }
     s.binaryResults = true;
     return s;
+}
+
+std::vector<std::pair<int, QString>> readLeaseNames(const PGresult* r, bool& nullName)
+{
+    std::vector<std::pair<int, QString>> out;
+    const int n = PQntuples(r);
+    out.reserve(size_t(n));
+    for (int i = 0; i < n; ++i) {
+        nullName = nullName || PQgetisnull(r, i, 0);
+        out.emplace_back(cellInt4(r, i, 1), pg::cellText(r, i, 0));
+    }
+    return out;
 }
 
 pg::Statement tableLocksSelect(const std::vector<LeaseTableConfig>& tables)
@@ -410,17 +514,4 @@ std::optional<DbError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
 
 // Name, holder, taken-at and expires-at (float8 epochs, binary), and with several tables a fifth
 // column, the index of the row's table (int4, binary).
-LeaseRow leaseRowAt(const PGresult* r, int i)
-{
-    LeaseRow row;
-    row.name = pg::cellText(r, i, 0);
-    if (!PQgetisnull(r, i, 1))
-        row.holder = pg::cellText(r, i, 1);
-    row.takenAt = pg::cellOptDouble(r, i, 2);
-    row.expiresAt = pg::cellOptDouble(r, i, 3);
-    if (PQnfields(r) > 4 && !PQgetisnull(r, i, 4) && PQgetlength(r, i, 4) == 4)
-        row.source = qFromBigEndian<qint32>(PQgetvalue(r, i, 4));
-    return row;
-}
-
 } // namespace lw

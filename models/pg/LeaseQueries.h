@@ -24,13 +24,46 @@ struct DetectedLeaseTables
 };
 DetectedLeaseTables detectedLeaseTables(const PGresult* detection);
 
-// Row i of leaseSelect()'s or leaseSelectAll()'s answer (the latter's with its table's index).
-LeaseRow leaseRowAt(const PGresult* r, int i);
-
-// Several tables in one statement: each row tagged with its table's index (a fifth column).
-// `skip`: indexes of tables left out (not read this time); at least one must remain.
-pg::Statement leaseSelectAll(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables,
-                             const std::vector<int>& skip = {});
+// Reading the lease tables in proportion to what changed (issue 49). One statement reads every
+// table not skipped: a table with no `since` whole, a table with one only its row versions written
+// since that snapshot (xmin not older than the snapshot's xmin: every version the snapshot could
+// not see, and a few it could), with the count of its other rows, which tells whether any row the
+// console holds was deleted meanwhile. The statement's own snapshot comes back for the next read.
+// Only tables mapped by columns whose name column has a unique index (asked in the statement).
+// Columns: name, holder, taken-at, expires-at (epochs), the table's index, and the row's kind.
+// `since[i]` is table i's last snapshot xmin (a 32-bit xid as text), empty for a whole read.
+// `sync` false: whole reads and no snapshot (a view, or a server without xmin or pg_current_snapshot()).
+pg::Statement leaseSync(const pg::Connection& conn, const std::vector<LeaseTableConfig>& tables,
+                        const std::vector<QByteArray>& since, const std::vector<int>& skip = {},
+                        bool sync = true);
+struct LeaseSyncAnswer
+{
+    std::vector<LeaseRow> rows; // whole tables' rows and changed tables' written rows
+    bool nullName = false;      // a row without a name: the rows cannot be matched by key
+    QByteArray snapshotXmin;    // the statement's snapshot, for the next read's `since`
+    // Per table that may be read by row version (mapped by columns).
+    struct Table
+    {
+        int table = -1;
+        qint64 unchanged = -1;    // read with a `since`: how many of its rows are older (unchanged since)
+        bool uniqueNames = false; // a unique index on its name column, now
+    };
+    std::vector<Table> tables;
+    const Table* table(int t) const
+    {
+        for (const Table& x : tables)
+            if (x.table == t)
+                return &x;
+        return nullptr;
+    }
+};
+LeaseSyncAnswer readLeaseSync(const PGresult* r);
+// The names every row of `tables` (indexes into `all`) has now, with their table's index: after a
+// read found rows gone, which ones.
+pg::Statement leaseNames(const pg::Connection& conn, const std::vector<LeaseTableConfig>& all,
+                         const std::vector<int>& tables);
+// Its answer: (table, name) per row; `nullName` set when a name is NULL.
+std::vector<std::pair<int, QString>> readLeaseNames(const PGresult* r, bool& nullName);
 
 // Who holds, or queues for, ACCESS EXCLUSIVE on any of `tables` (other sessions than the console's),
 // and reading its answer: the table's index in `tables` with each lock.
@@ -42,10 +75,6 @@ inline constexpr char kLockHolderColumns[] =
     "l.granted, l.pid, coalesce(a.application_name, ''), coalesce(a.state, ''), "
     "date_part('epoch', now() - a.xact_start), coalesce(left(a.query, 200), '')";
 TableLock lockHolderAt(const PGresult* r, int row, QString table);
-
-// The SELECT of one table for one refresh (name, holder, taken-at, expires-at; binary results);
-// needs an open connection for identifier quoting.
-pg::Statement leaseSelect(const pg::Connection& conn, const LeaseTableConfig& cfg);
 
 // The statements that check the table at connect: existence + privileges, then the columns.
 std::vector<pg::Statement> leaseTableCheck(const LeaseTableConfig& cfg);

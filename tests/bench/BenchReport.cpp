@@ -14,6 +14,7 @@ constexpr double kMaxServerRatio = 1.25;
 constexpr double kMaxTickMs = 16.0;  // one frame
 constexpr double kMaxSortMs = 150.0; // a click that answers at once
 constexpr double kMaxGrowth = 11.0;
+constexpr double kMaxOverPgActivity = 0.33; // issue 49, at the incident point
 
 const QStringList kStatementKinds = {QStringLiteral("meta"), QStringLiteral("activity"),
                                      QStringLiteral("locks"), QStringLiteral("leases"),
@@ -34,6 +35,7 @@ const Field kFields[] = {
     {"handoffMs", &Sample::handoffMs},       {"leaseModelMs", &Sample::leaseModelMs},
     {"lockModelsMs", &Sample::lockModelsMs}, {"findingsMs", &Sample::findingsMs},
     {"poolHistoryMs", &Sample::poolHistoryMs},
+    {"pgActivityMs", &Sample::pgActivityMs}, {"leaseRowsSent", &Sample::leaseRowsSent},
 };
 
 double ratio(double a, double b)
@@ -149,6 +151,21 @@ std::vector<Target> judge(const std::vector<PointResult>& points, const std::opt
         t.push_back(r);
     }
     {
+        // Issue 49: 10 000 leases, 2 000 advisory locks, 55 sessions, beside pg_activity's blocking view.
+        Target r{QStringLiteral("console/pg_activity server time <= %1 at 10 000 leases, 2 000 locks, 55 backends")
+                     .arg(kMaxOverPgActivity),
+                 false, QStringLiteral("point not measured")};
+        if (const PointResult* p = findPoint(points, 10000, 2000, 55)) {
+            const double c = median(column(*p, &Sample::serverMs));
+            const double a = median(column(*p, &Sample::pgActivityMs));
+            const double x = p->pgActivity ? ratio(c, a) : kNaN;
+            r.pass = std::isfinite(x) && x <= kMaxOverPgActivity;
+            r.detail = p->pgActivity ? QStringLiteral("console %1 ms, pg_activity %2 ms: %3").arg(num(c), num(a), num(x))
+                                     : QStringLiteral("pg_activity not installed (apt-get install pg-activity)");
+        }
+        t.push_back(r);
+    }
+    {
         Target r{
             QStringLiteral("console/floor server time <= %1 at every point").arg(kMaxServerRatio), true, {}};
         QStringList parts;
@@ -237,7 +254,9 @@ bool printTables(FILE* out, const RunInfo& run, const std::vector<PointResult>& 
     std::fprintf(out, "leasewatch-bench: scale %s, %d measured refreshes per point; %s\n",
                  run.scale.toUtf8().constData(), run.refreshes, run.machine.toUtf8().constData());
     std::fprintf(out, "Per refresh, median/p95. server = the console's statements (pg_stat_statements "
-                      "total_exec_time); floor = plain SELECTs of the same rows and columns;\nclient = last "
+                      "total_exec_time); floor = plain SELECTs of the same rows and columns;\npg_activity = "
+                      "pg_activity 3.0.3's blocking view (its statement, from Debian's pg-activity); rows sent = "
+                      "lease rows the server sent (written since the read before);\nclient = last "
                       "byte received -> models updated; raw = PQgetvalue/PQgetlength over every value of the "
                       "same results; RSS after the point.\n\n");
     std::vector<QStringList> rows;
@@ -248,6 +267,11 @@ bool printTables(FILE* out, const RunInfo& run, const std::vector<PointResult>& 
                         QString::number(p.backends), check(medP95(column(p, &Sample::roundTrips))),
                         check(medP95(column(p, &Sample::serverMs))),
                         check(medP95(column(p, &Sample::floorMs))), check(num(sr)),
+                        p.pgActivity ? check(medP95(column(p, &Sample::pgActivityMs))) : QStringLiteral("-"),
+                        p.pgActivity ? check(num(ratio(median(column(p, &Sample::serverMs)),
+                                                       median(column(p, &Sample::pgActivityMs)))))
+                                     : QStringLiteral("-"),
+                        check(num(median(column(p, &Sample::leaseRowsSent)))),
                         check(medP95(column(p, &Sample::bytes), 1024.0)),
                         check(medP95(column(p, &Sample::clientMs))), check(medP95(column(p, &Sample::rawMs))),
                         check(num(cr)), check(num(p.rssMiB)), QString::number(p.leaseModelResets)});
@@ -255,7 +279,8 @@ bool printTables(FILE* out, const RunInfo& run, const std::vector<PointResult>& 
     printAligned(out,
                  {QStringLiteral("point"), QStringLiteral("leases"), QStringLiteral("locks"),
                   QStringLiteral("backends"), QStringLiteral("round trips"), QStringLiteral("server ms"),
-                  QStringLiteral("floor ms"), QStringLiteral("srv/floor"), QStringLiteral("recv KiB"),
+                  QStringLiteral("floor ms"), QStringLiteral("srv/floor"), QStringLiteral("pg_activity ms"),
+                  QStringLiteral("srv/pga"), QStringLiteral("rows sent"), QStringLiteral("recv KiB"),
                   QStringLiteral("client ms"), QStringLiteral("raw ms"), QStringLiteral("cli/raw"),
                   QStringLiteral("RSS MiB"), QStringLiteral("resets")},
                  rows);
@@ -380,6 +405,9 @@ QJsonObject toJson(const RunInfo& run, const std::vector<PointResult>& points,
             {QStringLiteral("refreshes"), int(p.samples.size())},
             {QStringLiteral("warmupRefreshes"), p.warmups},
             {QStringLiteral("figures"), figures},
+            {QStringLiteral("serverOverPgActivity"),
+             p.pgActivity ? jnum(ratio(median(column(p, &Sample::serverMs)), median(column(p, &Sample::pgActivityMs))))
+                          : QJsonValue()},
             {QStringLiteral("serverOverFloor"),
              jnum(ratio(median(column(p, &Sample::serverMs)), median(column(p, &Sample::floorMs))))},
             {QStringLiteral("clientOverRaw"),

@@ -18,6 +18,8 @@ struct Sample
     double roundTrips = 0;
     double serverMs = 0;   // the console's statements, pg_stat_statements total_exec_time
     double floorMs = 0;    // plain SELECTs of the same rows and columns
+    double pgActivityMs = 0; // pg_activity's blocking view (its statement), when installed
+    double leaseRowsSent = 0; // Snapshot::leaseRowsSent: rows written since the read before
     double bytes = 0;      // Snapshot::bytesReceived
     double clientMs = 0;   // last byte received → models updated (decode + analyze + handoff + models)
     double rawMs = 0;      // PQgetvalue/PQgetlength over every value of the same statements' results
@@ -67,6 +69,7 @@ struct PointResult
     int sessionsSeen = 0, advisoryRows = 0, leaseRows = 0, findings = 0;
     int locksEveryN = 1; // the most the console stretched its pg_locks reads at this point
     int locksReused = 0; // measured refreshes that reused the previous pg_locks read
+    bool pgActivity = false; // pg_activity's statement was run beside the console
     std::optional<PaintResult> paint;
 };
 

@@ -94,7 +94,7 @@ void Workload::start()
     execOrThrow(admin_.get(),
                 "CREATE TABLE public.leases (name text PRIMARY KEY, holder text, taken_at timestamptz, "
                 "expires_at timestamptz)");
-    for (const char* role : {kConsoleRole, kFloorRole, kRawRole}) {
+    for (const char* role : {kConsoleRole, kFloorRole, kRawRole, kPgActivityRole}) {
         // pg_monitor: what README tells operators to give the console's user.
         execOrThrow(admin_.get(), QByteArray("CREATE ROLE ") + role + " LOGIN IN ROLE pg_monitor");
         execOrThrow(admin_.get(), QByteArray("GRANT SELECT ON public.leases TO ") + role);
@@ -152,7 +152,7 @@ void Workload::addSmallTable(int n)
                 "INSERT INTO public.leases_small SELECT * FROM public.leases "
                 "WHERE name <= 'lease-' || lpad($1::text, 6, '0')",
                 {QByteArray::number(n)});
-    for (const char* role : {kConsoleRole, kFloorRole, kRawRole})
+    for (const char* role : {kConsoleRole, kFloorRole, kRawRole, kPgActivityRole})
         execOrThrow(writer_.get(), QByteArray("GRANT SELECT ON public.leases_small TO ") + role);
     execOrThrow(writer_.get(), "VACUUM (ANALYZE) public.leases_small");
     smallLeases_ = n;
@@ -266,7 +266,7 @@ std::vector<StatementStat> Workload::readStatements()
                    "FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid "
                    "WHERE s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
                    "AND r.rolname IN ('") +
-            kConsoleRole + "', '" + kFloorRole + "', '" + kRawRole + "')");
+            kConsoleRole + "', '" + kFloorRole + "', '" + kRawRole + "', '" + kPgActivityRole + "')");
     std::vector<StatementStat> out;
     for (int i = 0; i < PQntuples(r.get()); ++i) {
         StatementStat s;

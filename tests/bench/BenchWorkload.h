@@ -12,10 +12,11 @@
 
 namespace lw::bench {
 
-// Roles that keep the statements of the three readers apart in pg_stat_statements (keyed by user).
+// Roles that keep the statements of the readers apart in pg_stat_statements (keyed by user).
 inline constexpr char kConsoleRole[] = "lw_monitor"; // the console's Poller
 inline constexpr char kFloorRole[] = "lw_floor";     // the plain SELECTs of the same rows
 inline constexpr char kRawRole[] = "lw_raw";         // the console's statements again, for raw decode
+inline constexpr char kPgActivityRole[] = "lw_pgactivity"; // pg_activity's blocking view, side by side
 
 struct StatementStat
 {

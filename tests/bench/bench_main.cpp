@@ -24,6 +24,7 @@
 #include <QJsonDocument>
 #include <QLineEdit>
 #include <QScrollBar>
+#include <QFile>
 #include <QSet>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -78,7 +79,9 @@ std::vector<ScalePoint> scalePoints(bool smoke)
             {QStringLiteral("locks-2k"), 1000, 2000, 10},
             {QStringLiteral("locks-20k"), 1000, 20000, 10},
             {QStringLiteral("backends-100"), 1000, 100, 100},
-            {QStringLiteral("backends-400"), 1000, 100, 400}};
+            {QStringLiteral("backends-400"), 1000, 100, 400},
+            // Issue 49's load, measured beside pg_activity: 10 000 leases, 2 000 locks, 55 sessions.
+            {QStringLiteral("incident"), 10000, 2000, 55}};
 }
 
 
@@ -122,6 +125,22 @@ std::vector<pg::Statement> floorStatements(int serverVersionNum)
          {}},
         {"SELECT name, holder, taken_at, expires_at FROM public.leases", {}},
     };
+}
+
+// pg_activity's blocking view, the statement its refresh runs for it (pg_activity 3.0.3,
+// pgactivity/queries/get_blocking_post_090600.sql, read from Debian's pg-activity package as
+// installed; durations by query start, no filter), its parameters as literals, as psycopg2 (its
+// driver in Debian) sends them. Empty when the package is not installed.
+pg::Statement pgActivityBlocking()
+{
+    QFile f(QStringLiteral("/usr/lib/python3/dist-packages/pgactivity/queries/get_blocking_post_090600.sql"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QByteArray sql = f.readAll();
+    sql.replace("{duration_column}", "query_start");
+    sql.replace("%(min_duration)s", "0");
+    sql.replace("%(dbname_filter)s", "NULL");
+    return {sql, {}};
 }
 
 // Which of the console's statements a pg_stat_statements text is (same words for the floor's).
@@ -294,22 +313,25 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
     models->poolHistory.setAnalysisConfig(cfg.analysis);
     QObject::connect(&models->leases, &QAbstractItemModel::modelReset, [&pr] { ++pr.leaseModelResets; });
 
-    pg::Connection floorConn, rawConn;
+    pg::Connection floorConn, rawConn, pgaConn;
     for (auto [conn, role, app] : {std::tuple{&floorConn, kFloorRole, "leasewatch-bench-floor"},
-                                   std::tuple{&rawConn, kRawRole, "leasewatch-bench-raw"}})
+                                   std::tuple{&rawConn, kRawRole, "leasewatch-bench-raw"},
+                                   std::tuple{&pgaConn, kPgActivityRole, "pg_activity"}})
         if (const DbError e = conn->connect(helperOptions(w.conninfo(role), app)); e.isError())
             throw std::runtime_error(
                 ("connect " + QByteArray(role) + ": " + e.message.toUtf8()).toStdString());
     const int versionNum = w.serverVersionNum();
     const std::vector<pg::Statement> floorStmts = floorStatements(versionNum);
-    LeaseTableConfig leaseCfg;
-    const std::vector<pg::Statement> rawStmts = {{consoleMetaSql(), {}},
-                                                 {consoleActivitySql(), {}},
-                                                 {consoleLocksSql(versionNum), {}},
-                                                 leaseSelect(rawConn, leaseCfg)};
-    // A refresh that reused its previous pg_locks read did not receive it: its raw decode does
-    // not read it either (the raw decode is of the refresh's results, nothing more, nothing less).
-    const std::vector<pg::Statement> rawStmtsNoLocks = {rawStmts[0], rawStmts[1], rawStmts[3]};
+    // The lease statement is the refresh's own (it reads what was written since the read before).
+    const auto rawStatements = [&](const Poller& p, bool withLocks) {
+        std::vector<pg::Statement> st = {{consoleMetaSql(), {}}, {consoleActivitySql(), {}}};
+        // A refresh that reused its previous pg_locks read did not receive it: its raw decode does
+        // not read it either (the raw decode is of the refresh's results, nothing more, nothing less).
+        if (withLocks)
+            st.push_back({consoleLocksSql(versionNum), {}});
+        st.push_back(p.lastLeaseRead());
+        return st;
+    };
 
     // Warm-up: the first refresh fills the models; the next ones hash the new lease names
     // (at most 20 000 per refresh). Measured refreshes start once a refresh hashed nothing.
@@ -346,6 +368,10 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
             e.isError())
             throw std::runtime_error(("floor: " + e.message.toUtf8()).toStdString());
     };
+    const pg::Statement pga = pgActivityBlocking();
+    pr.pgActivity = !pga.sql.isEmpty();
+    if (!pr.pgActivity)
+        std::fprintf(stderr, "[bench] pg_activity's statements not found: apt-get install pg-activity to compare\n");
     for (int i = 0; i < refreshes; ++i) {
         checkInterrupted();
         w.renewSome();
@@ -374,12 +400,17 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
 
         if (!floorFirst)
             runFloor();
+        if (pr.pgActivity) {
+            std::vector<pg::StatementResult> res;
+            if (const DbError e = pgaConn.runPipeline({pga}, res, Clock::now() + std::chrono::seconds(30)); e.isError())
+                throw std::runtime_error(("pg_activity: " + e.message.toUtf8()).toStdString());
+        }
         std::vector<pg::StatementResult> res;
         const auto deadline = Clock::now() + std::chrono::seconds(30);
         if (s.locksReused)
             ++pr.locksReused;
         pr.locksEveryN = std::max(pr.locksEveryN, s.locksEveryN);
-        if (const DbError e = rawConn.runPipeline(s.locksReused ? rawStmtsNoLocks : rawStmts, res, deadline);
+        if (const DbError e = rawConn.runPipeline(rawStatements(poller, !s.locksReused), res, deadline);
             e.isError())
             throw std::runtime_error(("raw: " + e.message.toUtf8()).toStdString());
         {
@@ -415,6 +446,8 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
             } else if (st.role == QLatin1String(kFloorRole) && !kind.isEmpty()) {
                 smp.floorMs += st.execMs;
                 smp.floorStmtMs[kind] += st.execMs;
+            } else if (st.role == QLatin1String(kPgActivityRole)) {
+                smp.pgActivityMs += st.execMs;
             } else if (st.role == QLatin1String(kRawRole)) {
                 rawIds.insert(st.queryId);
             }
@@ -422,6 +455,7 @@ PointResult runPoint(Workload& w, const ScalePoint& sp, int refreshes, bool pain
         pr.sessionsSeen = int(s.sessions.size());
         pr.advisoryRows = int(s.advisoryLocks.size());
         pr.leaseRows = int(s.leases.size());
+        smp.leaseRowsSent = s.leaseRowsSent;
         pr.findings = models->findings.rowCount();
         pr.samples.push_back(std::move(smp));
     }

@@ -4,6 +4,7 @@
 // handed to the lease tracker as deltas; an unchanged pg_locks read handed on) is what a console
 // reading everything afresh makes of the same data, refresh after refresh.
 #include "Poller.h"
+#include "LibraryDdl.h"
 #include "TestCluster.h"
 #include "domain/LeaseTracker.h"
 
@@ -163,23 +164,50 @@ private Q_SLOTS:
                     "locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, PRIMARY KEY (name))");
             db.exec("INSERT INTO shedlock SELECT 'l' || i, timezone('utc', now()) + interval '10 min', "
                     "timezone('utc', now()), 'web-' || (i % 3) FROM generate_series(1, 20) i");
+            // A table read through a row filter (db-scheduler's picked rows): a row leaves it when
+            // unpicked, without being deleted.
+            db.exec(test::kDbSchedulerDdl);
+            db.exec("INSERT INTO scheduled_tasks (task_name, task_instance, execution_time, picked, picked_by, "
+                    "last_heartbeat, version) SELECT 'job', 'i' || i, now(), i % 2 = 0, 'web-1', now(), 1 "
+                    "FROM generate_series(1, 30) i");
         }
+        // A second writer whose transactions stay open across a refresh (one with a savepoint, some
+        // rolled back): their rows are written by a transaction the read before could not see.
+        pg::Connection writer;
+        {
+            pg::ConnectOptions wo;
+            wo.dsn = db.dsn();
+            wo.readOnly = false;
+            QVERIFY(!writer.connect(wo).isError());
+        }
+        bool writerOpen = false;
+        auto wexec = [&](const QString& sql) {
+            pg::ResultPtr r;
+            const DbError e = writer.exec({sql.toUtf8(), {}}, r, pg::Clock::now() + std::chrono::seconds(10));
+            QVERIFY2(!e.isError(), qPrintable(e.message));
+        };
         const quint32 seed = qEnvironmentVariableIsSet("LW_SEED") ? quint32(qEnvironmentVariableIntValue("LW_SEED"))
                                                                   : QRandomGenerator::global()->generate();
         qInfo("seed %u (LW_SEED repeats it)", seed);
         QRandomGenerator rnd(seed);
-        auto some = [&](int count) {
+        auto someOf = [&](char prefix, int count, int max) {
             QStringList names;
             for (int k = 0; k < count; ++k)
-                names << QStringLiteral("'l%1'").arg(1 + rnd.bounded(420));
+                names << QStringLiteral("'%1%2'").arg(QLatin1Char(prefix)).arg(1 + rnd.bounded(max));
             return names.join(QLatin1Char(','));
         };
+        auto some = [&](int count) { return someOf('l', count, 420); };
 
         Poller p(test::pollerConfig(db.dsn(), 100));
         auto clock = [] { return qint64(0); }; // both trackers judge at the snapshot's server time
         LeaseTracker incremental(clock), everyRow(clock);
         int deltas = 0, duplicatesSeen = 0;
+        int byVersion = 0;
         for (int step = 0; step < 40; ++step) {
+            if (writerOpen) { // first: a table rewrite below would wait for it
+                wexec(rnd.bounded(4) == 0 ? QStringLiteral("ROLLBACK") : QStringLiteral("COMMIT"));
+                writerOpen = false;
+            }
             if (step > 0) {
                 db.exec(QStringLiteral("UPDATE leases SET expires_at = expires_at + interval '7 s' WHERE name IN (%1)")
                             .arg(some(1 + rnd.bounded(80))));
@@ -199,6 +227,10 @@ private Q_SLOTS:
                                 .arg(1 + rnd.bounded(40)));
                 if (rnd.bounded(4) == 0)
                     db.exec(QStringLiteral("UPDATE leases SET holder = holder WHERE name IN (%1)").arg(some(20)));
+                if (rnd.bounded(5) == 0) // a name changed: the old name is gone
+                    db.exec(QStringLiteral("UPDATE leases SET name = name || '-%1' WHERE name IN (%2)")
+                                .arg(step)
+                                .arg(some(3)));
                 if (rnd.bounded(6) == 0) // every row in another place
                     db.exec(QStringLiteral("CLUSTER leases USING %1").arg(rnd.bounded(2) ? "leases_up" : "leases_down"));
                 if (shedlock && rnd.bounded(2)) {
@@ -210,6 +242,16 @@ private Q_SLOTS:
                                 .arg(rnd.bounded(5))
                                 .arg(some(3)));
                 }
+                if (shedlock && rnd.bounded(2)) {
+                    const QString tasks = someOf('i', 6, 34);
+                    db.exec(QStringLiteral("UPDATE scheduled_tasks SET picked = NOT picked, picked_by = 'web-%1', "
+                                           "last_heartbeat = now() WHERE task_instance IN (%2)")
+                                .arg(rnd.bounded(4))
+                                .arg(tasks));
+                    if (rnd.bounded(3) == 0)
+                        db.exec(QStringLiteral("DELETE FROM scheduled_tasks WHERE task_instance IN (%1)")
+                                    .arg(someOf('i', 2, 34)));
+                }
                 if (step == 25) { // a mapped name that is not unique, for a while
                     db.exec("ALTER TABLE leases DROP CONSTRAINT leases_pkey");
                     db.exec("INSERT INTO leases SELECT name, 'host-3:3:dd', now(), now() + interval '60 s' FROM leases "
@@ -220,9 +262,23 @@ private Q_SLOTS:
                     db.exec("ALTER TABLE leases ADD PRIMARY KEY (name)");
                 }
             }
+            if (step > 0 && (step < 25 || step >= 30) && rnd.bounded(2)) { // its upsert needs the key
+                // Names of their own ('w…'): the statements above never wait for these row locks.
+                wexec(QStringLiteral("BEGIN"));
+                wexec(QStringLiteral("INSERT INTO leases SELECT 'w' || i, 'host-5:55:cc', now(), now() + interval '9 s' "
+                                     "FROM generate_series(1, %1) i ON CONFLICT (name) DO UPDATE SET expires_at = "
+                                     "excluded.expires_at + interval '1 s'")
+                          .arg(1 + rnd.bounded(30)));
+                wexec(QStringLiteral("SAVEPOINT s"));
+                wexec(QStringLiteral("DELETE FROM leases WHERE name IN (%1)").arg(someOf('w', 2, 30)));
+                wexec(rnd.bounded(3) == 0 ? QStringLiteral("ROLLBACK TO s") : QStringLiteral("RELEASE s"));
+                writerOpen = true; // until the next step
+            }
             const Snapshot s = p.refreshOnce();
             QVERIFY2(s.ok && !s.leasesError, qPrintable(s.error.toDisplayString()));
-            QCOMPARE(int(s.leaseTables->size()), shedlock ? 2 : 1);
+            QCOMPARE(int(s.leaseTables->size()), shedlock ? 3 : 1);
+            if (step > 0 && s.leaseRowsSent < int(s.leases.size()))
+                ++byVersion;
             Poller fresh(test::pollerConfig(db.dsn(), 100));
             const Snapshot f = fresh.refreshOnce();
             QVERIFY(f.ok);
@@ -240,6 +296,8 @@ private Q_SLOTS:
             QVERIFY2(diff.isEmpty(), qPrintable(QStringLiteral("step %1: %2").arg(step).arg(diff)));
         }
         QVERIFY2(deltas >= 30, "most refreshes reach the tracker as deltas");
+        // Only the rows written since: every refresh but the first and those of the repeated name.
+        QVERIFY2(byVersion >= 25, qPrintable(QString::number(byVersion)));
         QVERIFY2(duplicatesSeen >= 1, "a repeated name is read without a delta");
 
         // The epochs arrive as binary float8: the server's own values, NULL and infinity.
