@@ -153,6 +153,7 @@ bool Poller::ensureConnected(DbError& err)
     lastAnalysis_.reset();
     haveLocks_ = false;
     lastLocks_ = {};
+    locksGate_.reset();
     stats_ = {};
     lockedCatalogs_.clear();
     return true;
@@ -251,7 +252,10 @@ Snapshot Poller::refreshOnce()
     RoundTrip trip;
     const RoundTrip::Slot metaAt = trip.add({sql::meta(readStats), {}});
     const RoundTrip::Slot activityAt = trip.add({sql::activity(), {}});
-    const RoundTrip::Slot locksAt = readLocks ? trip.add({sql::locks(conn_.serverVersion()), {}}) : RoundTrip::Slot{};
+    // Gated on the sessions (LocksGate): pg_locks is scanned only when one could have changed it.
+    const RoundTrip::Slot gateAt = readLocks ? trip.add(LocksGate::sessions()) : RoundTrip::Slot{};
+    const RoundTrip::Slot locksAt =
+        readLocks ? trip.add(locksGate_.locks(conn_.serverVersion(), monotonicMs())) : RoundTrip::Slot{};
     const RoundTrip::Slot hashesAt = trip.addIf(names_.hashNewNames(lastServerNow_));
     // Detected tables are read even when another one found could not be (its problem is told).
     const bool readLeases = tables_ && !tables_->empty() && (!leaseTableError_ || detecting);
@@ -322,7 +326,9 @@ Snapshot Poller::refreshOnce()
     if (const PGresult* r = resultAt(res, activityAt))
         s.sessions = readSessions(r);
     stats_.read(readStats, s);
-    const PGresult* locks = resultAt(res, locksAt);
+    const PGresult* locks = rowsAt(res, locksAt);
+    if (locks && !locksGate_.read(resultAt(res, gateAt), s.receivedMonotonicMs))
+        locks = nullptr; // gated off: nothing could have changed them, the last read stands
     if (locks) {
         std::vector<AdvisoryLockRow> read = readAdvisoryLocks(locks, s.cluster);
         if (conn_.serverVersion() < 140000)

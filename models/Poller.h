@@ -150,6 +150,7 @@ private:
     qint64 lastLocksReadMs_ = 0;
     int refreshesSinceLocks_ = 0;
     bool haveLocks_ = false;
+    LocksGate locksGate_;
     CollectorStats stats_; // when pg_stat_database is read (every refresh from 15 on)
     double serverMsEstimate_ = 0; // smoothed, for the footprint budget
     int effectiveIntervalMs_ = 0;

@@ -142,6 +142,62 @@ QByteArray catalogLocks()
 }
 } // namespace sql
 
+namespace {
+// The backends whose locks the console shows: all but its own and the server's processes that
+// take none of them (a walsender is "active" all the time it streams). An autovacuum worker's
+// relation locks count in the lock-table gauge only (read at least every maxAgeMs); a session
+// that waits for one is itself a client backend whose statement opens the gate.
+constexpr char kGateSessions[] =
+    " FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type NOT IN ('autovacuum worker', 'walsender', "
+    "'walreceiver', 'checkpointer', 'background writer', 'walwriter', 'archiver', 'startup', "
+    "'autovacuum launcher', 'logical replication launcher', 'walsummarizer', 'io worker', 'slotsync worker')";
+constexpr char kGateLatest[] =
+    "max(date_part('epoch', greatest(backend_start, xact_start, query_start, state_change)))";
+constexpr char kGateRunning[] =
+    "coalesce(bool_or((state = 'active' AND wait_event_type IS DISTINCT FROM 'Lock') OR "
+    "(backend_type = 'client backend' AND backend_start IS NULL)), false)";
+} // namespace
+
+pg::Statement LocksGate::sessions()
+{
+    return {QByteArray("SELECT count(*), ") + kGateLatest + ", " + kGateRunning + kGateSessions, {}};
+}
+
+pg::Statement LocksGate::locks(int serverVersion, qint64 nowMs)
+{
+    pg::Statement st{sql::locks(serverVersion), {}};
+    gatedSent_ = last_ && nowMs - lastReadMs_ < maxAgeMs_;
+    if (gatedSent_) {
+        st.sql += QByteArray(" AND (SELECT count(*) <> $1::int8 OR ") + kGateLatest + " IS DISTINCT FROM $2::float8 OR " +
+                  kGateRunning + kGateSessions + ")";
+        st.params = {QByteArray::number(last_->count),
+                     last_->latest.isEmpty() ? std::nullopt : std::optional<QByteArray>(last_->latest)};
+    }
+    return st;
+}
+
+bool LocksGate::read(const PGresult* sessions, qint64 nowMs)
+{
+    if (!sessions || PQresultStatus(sessions) != PGRES_TUPLES_OK || PQntuples(sessions) != 1) {
+        // Unknown whether the gate let it through: the last read stands, the next is not gated.
+        const bool wasRead = !gatedSent_;
+        last_.reset();
+        return wasRead;
+    }
+    Seen now;
+    now.count = pg::cellInt64(sessions, 0, 0);
+    if (!PQgetisnull(sessions, 0, 1))
+        now.latest = QByteArray(PQgetvalue(sessions, 0, 1), PQgetlength(sessions, 0, 1));
+    const bool running = cellTrue(sessions, 0, 2);
+    // The same test as the statement's, on the same snapshot of the sessions.
+    const bool wasRead = !gatedSent_ || running || !(now == *last_);
+    if (wasRead) {
+        last_ = now;
+        lastReadMs_ = nowMs;
+    }
+    return wasRead;
+}
+
 std::vector<TableLock> readCatalogLocks(const PGresult* r)
 {
     std::vector<TableLock> out;

@@ -4,6 +4,7 @@
 // the server's own time for the whole pipeline.
 #include "domain/DbError.h"
 #include "domain/Snapshot.h"
+#include "pg/PgConnection.h"
 
 #include <libpq-fe.h>
 
@@ -40,6 +41,41 @@ std::vector<TableLock> readCatalogLocks(const PGresult* r);
 // PostgreSQL 13 has no pg_locks.waitstart: a waiting lock's start becomes its session's statement
 // start (see AdvisoryLockRow::waitStart). Locks that have a start keep it.
 void waitStartsFromStatements(std::vector<AdvisoryLockRow>& locks, const std::vector<SessionRow>& sessions);
+
+// pg_locks is read when a session could have changed it since the last read (issue 49): locks are
+// taken and released by statements, at the end of transactions and when a backend exits, each of
+// which moves that backend's pg_stat_activity timestamps past the latest one seen, or the count of
+// backends. So the locks statement is gated, in the same transaction (the same snapshot of the
+// sessions), on: the count of backends or their latest timestamp differs from the last read's, or a
+// session is running a statement that is not waiting on a lock (it may take or release locks as it
+// runs), or a session's times are hidden (no pg_read_all_stats). Otherwise its answer is empty and
+// the last read stands, marked with its age; it is read again at least every `maxAgeMs` (a waiting
+// statement granted its lock and waiting for another in between moves no timestamp).
+class LocksGate
+{
+public:
+    explicit LocksGate(qint64 maxAgeMs = 10000) : maxAgeMs_(maxAgeMs) {}
+    // The sessions as the gate counts them; its answer goes to read().
+    static pg::Statement sessions();
+    // locks(serverVersion), gated on the sessions having changed since the last read unless due.
+    pg::Statement locks(int serverVersion, qint64 nowMs);
+    // After the refresh, with sessions()' answer: whether the locks statement read pg_locks (its
+    // answer is the locks now); false: it was gated off, the last read stands.
+    bool read(const PGresult* sessions, qint64 nowMs);
+    void reset() { last_.reset(); }
+
+private:
+    struct Seen
+    {
+        qint64 count = 0;
+        QByteArray latest; // float8 as the server printed it (exact), empty for none
+        bool operator==(const Seen&) const = default;
+    };
+    qint64 maxAgeMs_;
+    std::optional<Seen> last_;
+    qint64 lastReadMs_ = 0;
+    bool gatedSent_ = false;
+};
 
 // Before PostgreSQL 15 a reader of pg_stat_database waits for the statistics collector to write a
 // fresh file (~9 ms of the server's time). Its deadlock count grows only when a session has waited

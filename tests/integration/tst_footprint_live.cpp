@@ -336,9 +336,25 @@ private Q_SLOTS:
         qInfo("seed %u", seed);
         QRandomGenerator rnd(seed);
         Poller p(test::pollerConfig(dsn, 100));
+        // Until the fresh console of the step before has left: the gate then opens for the step's
+        // own change only.
+        auto settle = [&] {
+            for (int i = 0; i < 100; ++i) {
+                const Snapshot s = p.refreshOnce();
+                if (std::none_of(s.sessions.begin(), s.sessions.end(), [](const SessionRow& r) {
+                        return r.applicationName == QLatin1String("fresh-console");
+                    }))
+                    return;
+                QTest::qWait(20);
+            }
+            QFAIL("the fresh console's session did not leave");
+        };
+        int gatedOff = 0;
         for (int step = 0; step < 30; ++step) {
+            settle();
             pg::Connection& c = holders[size_t(rnd.bounded(3))];
-            switch (rnd.bounded(4)) {
+            const int action = rnd.bounded(4);
+            switch (action) {
             case 0:
             case 1:
                 test::runOn(c, QByteArray("SELECT pg_try_advisory_lock(") + QByteArray::number(rnd.bounded(40)) + ")");
@@ -349,8 +365,15 @@ private Q_SLOTS:
             default:
                 break; // nothing changes: the same read
             }
+            // A session's statement opens the gate (pg_locks read); with nothing since, it stays shut.
+            const Snapshot first = p.refreshOnce();
+            QCOMPARE(first.locksReused, action == 3);
             const Snapshot s = p.refreshOnce();
-            Poller fresh(test::pollerConfig(dsn, 100));
+            QVERIFY(s.locksReused);
+            ++gatedOff;
+            PollerConfig freshCfg = test::pollerConfig(dsn, 100);
+            freshCfg.connect.applicationName = QStringLiteral("fresh-console");
+            Poller fresh(freshCfg);
             const Snapshot f = fresh.refreshOnce();
             QVERIFY(s.ok && f.ok);
             auto keys = [](const Snapshot& x) {
@@ -369,6 +392,36 @@ private Q_SLOTS:
                                                    (v.sessionLevel ? QLatin1String("|s") : QLatin1String("|x"))});
             QVERIFY2(views == freshViews, qPrintable(QStringLiteral("step %1").arg(step)));
         }
+        QCOMPARE(gatedOff, 30);
+    }
+
+    // A statement that takes advisory locks as it runs (one every 0.3 s) moves none of its
+    // session's times: the gate stays open while it runs, and every refresh shows the locks so far.
+    void locksTakenByARunningStatementAreSeen()
+    {
+        test::TestDatabase db("footprint_running");
+        pg::Connection runner = test::openAppSession(db.dsn(), QStringLiteral("runner"));
+        Poller p(test::pollerConfig(db.dsn(), 100));
+        QVERIFY(p.refreshOnce().ok);
+        QVERIFY(p.refreshOnce().locksReused); // nothing runs: not read
+        QVERIFY(PQsendQuery(runner.raw(), "SELECT pg_advisory_lock(900 + i), pg_sleep(0.3) FROM generate_series(1, 8) i"));
+        std::vector<int> seen;
+        for (int i = 0; i < 16; ++i) {
+            QTest::qWait(200);
+            const Snapshot s = p.refreshOnce();
+            QVERIFY(s.ok);
+            seen.push_back(int(std::count_if(s.advisoryLocks.begin(), s.advisoryLocks.end(),
+                                             [](const AdvisoryLockRow& l) { return l.key > 900 && l.key <= 908; })));
+        }
+        while (PGresult* r = PQgetResult(runner.raw()))
+            PQclear(r);
+        QString counts;
+        for (int n : seen)
+            counts += QString::number(n) + QLatin1Char(' ');
+        // Growing while it ran (not stuck at the count of the refresh before it started).
+        QVERIFY2(std::adjacent_find(seen.begin(), seen.end(), std::greater<int>()) == seen.end(), qPrintable(counts));
+        QVERIFY2(std::set<int>(seen.begin(), seen.end()).size() >= 4, qPrintable(counts));
+        QCOMPARE(seen.back(), 8);
     }
 
     void largeLockTableIsReadLessOften()
