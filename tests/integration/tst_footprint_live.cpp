@@ -399,9 +399,14 @@ private Q_SLOTS:
     // session's times: the gate stays open while it runs, and every refresh shows the locks so far.
     void locksTakenByARunningStatementAreSeen()
     {
-        test::TestDatabase db("footprint_running");
-        pg::Connection runner = test::openAppSession(db.dsn(), QStringLiteral("runner"));
-        Poller p(test::pollerConfig(db.dsn(), 100));
+        // A cluster of its own: on the suite's, other tests' statements keep the gate open anyway.
+        cluster::ThrowawayCluster cluster(test::privateClusterOptions(QStringLiteral("locks-running")));
+        pg::Connection runner;
+        QString dsn;
+        startWithHolder(cluster, runner, dsn);
+        if (QTest::currentTestFailed())
+            return;
+        Poller p(test::pollerConfig(dsn, 100));
         QVERIFY(p.refreshOnce().ok);
         QVERIFY(p.refreshOnce().locksReused); // nothing runs: not read
         QVERIFY(PQsendQuery(runner.raw(), "SELECT pg_advisory_lock(900 + i), pg_sleep(0.3) FROM generate_series(1, 8) i"));
