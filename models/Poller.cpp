@@ -536,8 +536,6 @@ std::optional<std::vector<LeaseRow>> Poller::currentLeaseRows(LeaseSyncAnswer& a
     const LeaseCache& c = *leaseCache_;
     std::vector<int> sentFor(c.rows.size(), -1);
     std::vector<qint64> held(tables_->size(), 0), rewritten(tables_->size(), 0);
-    std::vector<LeaseRow> rows;
-    rows.reserve(c.rows.size() + a.rows.size());
     for (const LeaseRow& r : c.rows)
         if (size_t(r.source) < held.size())
             ++held[size_t(r.source)];
@@ -617,6 +615,8 @@ std::optional<std::vector<LeaseRow>> Poller::currentLeaseRows(LeaseSyncAnswer& a
         applyInPlace(a, sentFor, fresh, isGone, s);
         return std::nullopt;
     }
+    std::vector<LeaseRow> rows;
+    rows.reserve(c.rows.size() + a.rows.size());
     for (size_t k = 0; k < c.rows.size(); ++k) {
         const LeaseRow& r = c.rows[k];
         if (readWhole(size_t(r.source)))

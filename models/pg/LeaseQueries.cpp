@@ -241,8 +241,9 @@ pg::Statement leaseSync(const pg::Connection& conn, const std::vector<LeaseTable
         // version: a written row with a held row's name then replaced it (else a deleted row and
         // a second row of a held name would cancel out in the count). Asked in the same statement,
         // so that a dropped key is seen at once. The catalogue's expression-mapped tables are small.
+        const bool byVersion = sync && !t.mappedByExpressions();
         QByteArray unique = "NULL::float8";
-        if (sync && !t.mappedByExpressions()) {
+        if (byVersion) {
             s.params.push_back(conn.quoteIdentifier(t.schema) + "." + conn.quoteIdentifier(t.table));
             s.params.push_back(t.nameColumn.toUtf8());
             unique = "(SELECT count(*) FROM pg_index x JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = "
@@ -250,9 +251,9 @@ pg::Statement leaseSync(const pg::Connection& conn, const std::vector<LeaseTable
                      ") AND x.indisunique AND x.indpred IS NULL AND x.indexprs IS NULL AND x.indnkeyatts = 1 AND "
                      "a.attname = $" + QByteArray::number(int(s.params.size())) + ")::float8";
         }
-        if (!sync || unique.startsWith("NULL") || i >= since.size() || since[i].isEmpty()) {
+        if (!byVersion || i >= since.size() || since[i].isEmpty()) {
             s.sql += "(SELECT " + cols + ", " + index + ", 0::int4" + leaseFrom(conn, t) + ")";
-            if (!unique.startsWith("NULL"))
+            if (byVersion)
                 s.sql += " UNION ALL (SELECT NULL::text, NULL::text, NULL::float8, " + unique + ", " + index +
                          ", 1::int4)";
             continue;
