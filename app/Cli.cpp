@@ -107,6 +107,10 @@ struct Options
                                QStringLiteral("The last N minutes recorded (default 60)."), QStringLiteral("N")};
     QCommandLineOption holder{QStringLiteral("holder"), QStringLiteral("The holder the lease must still have."),
                               QStringLiteral("holder")};
+    QCommandLineOption direct{
+        QStringLiteral("direct"),
+        QStringLiteral("Connect to the database even when `leasewatch record` watches it (by default a window or "
+                       "watch reads the recorder's live refreshes: one connection for all).")};
     QCommandLineOption evenIfAlive{
         QStringLiteral("even-if-alive"),
         QStringLiteral("Go ahead although the holder may be alive (the window's second confirmation).")};
@@ -119,20 +123,20 @@ struct Options
     QList<QCommandLineOption> all() const
     {
         return QList<QCommandLineOption>{help, version, demo, fleet, openBundle, screenshots, quitAfter} + database() +
-               QList<QCommandLineOption>{json, count, metrics, minutes, holder, evenIfAlive};
+               QList<QCommandLineOption>{json, count, metrics, minutes, holder, evenIfAlive, direct};
     }
     QList<QCommandLineOption> of(Command c) const
     {
         QList<QCommandLineOption> out{help};
         switch (c) {
         case Command::Window:
-            out << version << demo << fleet << openBundle << screenshots << quitAfter << database();
+            out << version << demo << fleet << openBundle << screenshots << quitAfter << direct << database();
             break;
         case Command::Snapshot:
             out << database() << json;
             break;
         case Command::Watch:
-            out << database() << json << count;
+            out << database() << json << count << direct;
             break;
         case Command::Record:
             out << database() << metrics;
@@ -325,6 +329,7 @@ std::optional<QString> parseWindow(const QCommandLineParser& p, const Options& o
         inv.mode = Invocation::Mode::Gui;
     }
     inv.screenshotDir = p.value(o.screenshots);
+    inv.direct = p.isSet(o.direct);
     bool ok = false;
     if (p.isSet(o.quitAfter)) {
         inv.quitAfterS = p.value(o.quitAfter).toDouble(&ok);
@@ -344,6 +349,7 @@ std::optional<QString> parseSnapshotOrWatch(const QCommandLineParser& p, const O
         return QStringLiteral("%1 needs one or more profile names or DSNs (leasewatch %1 \"host=… dbname=…\")")
             .arg(QLatin1String(commandName(c)));
     inv.json = p.isSet(o.json);
+    inv.direct = c == Command::Watch && p.isSet(o.direct);
     if (c == Command::Watch && p.isSet(o.count)) {
         bool ok = false;
         inv.watchCount = p.value(o.count).toInt(&ok);

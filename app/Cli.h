@@ -39,6 +39,8 @@ struct Invocation
     int bundleMinutes = 60;         // bundle --minutes: the last N minutes recorded
     QString pgbouncerDsn;           // optional PgBouncer admin console (window, snapshot, watch)
     int watchCount = 0;             // watch: stop after this many refreshes (0: until interrupted)
+    // Window, watch: connect to the database even when a recorder's live feed is there (issue 49).
+    bool direct = false;
     QString screenshotDir; // --screenshots DIR: save every page after --quit-after seconds
     double quitAfterS = 0; // --quit-after S: quit by itself (demo capture, smoke checks)
     QString error;         // Mode::Error: one line

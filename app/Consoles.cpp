@@ -15,6 +15,7 @@
 #include "pgbouncer/PgBouncerMonitor.h"
 #include "pgbouncer/PgBouncerView.h"
 #include "Monitor.h"
+#include "feed/FeedServer.h"
 #include "ProfilesDialog.h"
 #include "domain/Secrets.h"
 
@@ -138,13 +139,23 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
         c.reader = std::make_unique<HistoryReader>(c.recorder->path());
     } else if (c.recorder->takenBy() > 0) {
         // `leasewatch record` writes this profile's store: the window reads that instead of writing
-        // a second history, and so shows the past it did not see.
-        w->showNotice(c.recorder->takenBy() == QCoreApplication::applicationPid()
+        // a second history, and so shows the past it did not see; and it takes the recorder's live
+        // refreshes, so that the database pays for one console however many windows are open.
+        const qint64 by = c.recorder->takenBy();
+        const feed::FeedSource feedSrc{feed::feedPathFor(ho.path)};
+        const bool viaFeed = by != QCoreApplication::applicationPid() && !direct_ && feed::feedAnswers(feedSrc.localPath);
+        if (viaFeed)
+            c.monitor->readFeed(feedSrc);
+        w->showNotice(by == QCoreApplication::applicationPid()
                           ? tr("History of this profile is recorded by its other window; this one shows what it "
                                "records.")
-                          : tr("History is recorded by a running `leasewatch record` (pid %1); this window shows "
-                               "what it records.")
-                                .arg(c.recorder->takenBy()),
+                      : viaFeed ? tr("A running `leasewatch record` (pid %1) watches this database: this window shows "
+                                     "its live refreshes and what it records, without a connection of its own "
+                                     "(--direct connects).")
+                                      .arg(by)
+                                : tr("History is recorded by a running `leasewatch record` (pid %1); this window shows "
+                                     "what it records.")
+                                      .arg(by),
                       60000);
         c.reader = std::make_unique<HistoryReader>(ho.path);
         c.recorder.reset();

@@ -49,6 +49,8 @@ public:
     bool exportBundle(int i, const QString& file, double t0, double t1, QString* error = nullptr);
     // Where histories are kept (default: AppDataLocation/history); tests use a directory of their own.
     void setHistoryDir(const QString& dir) { historyDir_ = dir; }
+    // Windows connect to their database even when a recorder's live feed is there (--direct).
+    void setDirect(bool direct) { direct_ = direct; }
     // The same for a stored profile (its alert settings too).
     ui::MainWindow* open(const Profile& p);
     // The profiles dialog; "Open" opens another window. Returns false if cancelled.
@@ -94,6 +96,7 @@ private:
     AuditLog* audit_;
     std::vector<Console> open_;
     QString historyDir_;
+    bool direct_ = false;
     QPointer<ui::FleetView> fleet_;
 };
 

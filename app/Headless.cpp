@@ -11,6 +11,8 @@
 #include "store/HistoryReader.h"
 #include "store/HistoryWriter.h"
 #include "pgbouncer/PgBouncerSource.h"
+#include "feed/FeedClient.h"
+#include "feed/FeedServer.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -78,12 +80,22 @@ private:
     QString lastError_;
 };
 
+// `via`: the recorder whose live feed this refresh came from (pid 0: this console's own connection).
 QString render(const Snapshot& s, const LeaseTracker& leases, const std::vector<Finding>& findings, bool json,
-               QJsonDocument::JsonFormat format)
+               QJsonDocument::JsonFormat format, const feed::Hello& via = {})
 {
-    if (json)
-        return QString::fromUtf8(QJsonDocument(snapshotToJson(s, leases, findings)).toJson(format));
-    return snapshotToText(s, leases, findings);
+    const double ageS = double(monotonicMs() - s.receivedMonotonicMs) / 1000.0;
+    if (json) {
+        QJsonObject o = snapshotToJson(s, leases, findings);
+        if (via.pid > 0)
+            o.insert(QStringLiteral("via_recorder"),
+                     QJsonObject{{QStringLiteral("pid"), via.pid}, {QStringLiteral("refresh_age_s"), ageS}});
+        return QString::fromUtf8(QJsonDocument(o).toJson(format));
+    }
+    QString text = snapshotToText(s, leases, findings);
+    if (via.pid > 0)
+        text.prepend(QStringLiteral("via recorder (pid %1), refresh %2 s old\n").arg(via.pid).arg(ageS, 0, 'f', 1));
+    return text;
 }
 
 // The exit code of a one-shot command whose refresh cannot be used (the error said on stderr), or
@@ -352,13 +364,32 @@ int runWatch(const Invocation& inv)
         }
         return rc;
     }
+    // A recorder watching this database offers its live refreshes: read those, so that the
+    // database pays for one console (issue 49); --direct connects anyway.
+    const feed::FeedSource feedSrc{feed::feedPathFor(
+        HistoryOptions::defaultPath(inv.profile ? inv.profile->name : dsnStoreName(inv.dsn)))};
+    std::unique_ptr<feed::FeedClient> viaFeed;
+    if (!inv.direct && feed::feedAnswers(feedSrc.localPath)) {
+        viaFeed = std::make_unique<feed::FeedClient>(feedSrc, inv.config);
+        viaFeed->start();
+        err << "leasewatch: reading the live refreshes of `leasewatch record` at " << feedSrc.localPath
+            << ", not connecting to the database (--direct connects)\n";
+        err.flush();
+    }
     Poller poller(inv.config);
     Views views(inv.config);
     BouncerFindings bouncer(inv);
     OutageTrack track;
     int rc = 0;
     for (int n = 1; !g_stop.load(); ++n) {
-        const Snapshot s = n == 1 ? poller.refreshOnceNamed() : poller.refreshOnce();
+        std::optional<Snapshot> next;
+        if (viaFeed)
+            next = viaFeed->waitNext([] { return g_stop.load(); });
+        else
+            next = n == 1 ? poller.refreshOnceNamed() : poller.refreshOnce();
+        if (!next)
+            break; // interrupted while waiting for the recorder
+        const Snapshot& s = *next;
         const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
         if (terminal)
             out << "\x1b[H\x1b[2J"; // redraw in place
@@ -370,7 +401,8 @@ int runWatch(const Invocation& inv)
             if (!inv.json && !terminal)
                 out << "=== refresh " << n << " at " << stamp << " ===\n";
             out << render(s, views.leases(), findings, inv.json,
-                          terminal ? QJsonDocument::Indented : QJsonDocument::Compact);
+                          terminal ? QJsonDocument::Indented : QJsonDocument::Compact,
+                          viaFeed ? viaFeed->recorder() : feed::Hello{});
             if (inv.json && !terminal)
                 out << "\n"; // JSON Lines: one refresh per line
             rc = 0;
@@ -399,7 +431,8 @@ int runWatch(const Invocation& inv)
         out.flush();
         if (inv.watchCount > 0 && n >= inv.watchCount)
             break;
-        sleepInterruptibly(waitMs);
+        if (!viaFeed) // the feed says when the next refresh is, and backs off by itself
+            sleepInterruptibly(waitMs);
     }
     return rc;
 }

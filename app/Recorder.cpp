@@ -7,6 +7,7 @@
 #include "domain/Metrics.h"
 #include "domain/RefreshJudge.h"
 #include "domain/Wording.h"
+#include "feed/FeedServer.h"
 #include "store/HistoryWriter.h"
 
 #include <QCoreApplication>
@@ -29,6 +30,8 @@ struct Recording
     QString label;
     std::unique_ptr<DatabaseWatch> watch; // no item models: nothing here is shown
     std::unique_ptr<HistoryRecorder> recorder;
+    // Its live refreshes for windows and `watch`es on this machine (issue 49): one connection for all.
+    std::unique_ptr<feed::FeedServer> feed;
     bool live = false;
     bool everLive = false;
     QString outageSaid; // the outage's beginning, as logged
@@ -151,6 +154,18 @@ int runRecord(const Invocation& inv)
         r->watch = std::make_unique<DatabaseWatch>(t.config);
         Recording* rp = r.get();
         rp->watch->recordInto(rp->recorder.get());
+        rp->feed = std::make_unique<feed::FeedServer>(t.label);
+        if (const QString path = feed::feedPathFor(rp->recorder->path()); rp->feed->listenLocal(path)) {
+            qCInfo(lcRecord, "[%s] live feed for windows and watch at %s", qUtf8Printable(t.label), qUtf8Printable(path));
+            QObject::connect(rp->watch.get(), &DatabaseWatch::refreshed, rp->feed.get(),
+                             [rp](const Snapshot& s) { rp->feed->publish(s); });
+            QObject::connect(rp->watch.get(), &DatabaseWatch::statusChanged, rp->feed.get(),
+                             [rp](const ConnectionStatus& st) { rp->feed->publishStatus(st); });
+        } else {
+            // Windows then connect to the database themselves, as without a recorder.
+            qCWarning(lcRecord, "[%s] no live feed: %s", qUtf8Printable(t.label), qUtf8Printable(rp->feed->errorString()));
+            rp->feed.reset();
+        }
         const bool serveMetrics = !inv.metrics.isEmpty();
         QObject::connect(rp->watch.get(), &DatabaseWatch::refreshed, rp->watch.get(),
                          [rp, serveMetrics](const Snapshot& s) {
@@ -207,6 +222,7 @@ int runRecord(const Invocation& inv)
     const int rc = QCoreApplication::exec();
     metrics.reset(); // it reads the recordings
     for (auto& r : recs) {
+        r->feed.reset();     // the viewers are told the recorder stopped
         r->watch.reset();    // no more refreshes
         r->recorder.reset(); // writes what is queued, then closes the store
     }

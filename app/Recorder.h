@@ -9,6 +9,9 @@
 
 namespace lw::app {
 
+// Each database's refreshes also go live to windows and `watch`es on this machine (issue 49): a
+// local socket beside its store ("<store>.feed", owner-only), which they read instead of connecting
+// to the database themselves, so N viewers cost it one connection and one refresh.
 // With `--metrics [ADDR:]PORT` it also serves /metrics (Prometheus' text format, domain/Metrics.h)
 // for every database it records; while a server is silent its series keep the last answer's values
 // with leasewatch_up 0, as the Overview keeps its cards greyed "as of" (no alert resolves itself

@@ -130,6 +130,7 @@ int main(int argc, char** argv)
         // Started without a database (e.g. from the desktop menu): choose a profile first.
         if (demo)
             consoles.setHistoryDir(demoHistory.path());
+        consoles.setDirect(inv.direct);
         lw::ui::FleetView* fleet = nullptr;
         if (inv.mode == lw::app::Invocation::Mode::GuiAsk) {
             if (!consoles.chooseAndOpen())

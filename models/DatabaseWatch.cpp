@@ -37,6 +37,24 @@ DatabaseWatch::~DatabaseWatch()
 void DatabaseWatch::startWorker()
 {
     ++generation_;
+    if (feed_.isSet()) {
+        auto* f = new feed::FeedClient(feed_, cfg_, generation_);
+        f->moveToThread(&thread_);
+        connect(&thread_, &QThread::finished, f, &QObject::deleteLater);
+        connect(f, &feed::FeedClient::snapshotReady, this, &DatabaseWatch::onSnapshot, Qt::QueuedConnection);
+        connect(f, &feed::FeedClient::statusChanged, this, &DatabaseWatch::onStatus, Qt::QueuedConnection);
+        connect(
+            f, &feed::FeedClient::greeted, this, [this](const feed::Hello& h) { feedRecorder_ = h; },
+            Qt::QueuedConnection);
+        feedClient_ = f;
+        if (!thread_.isRunning())
+            thread_.start();
+        QMetaObject::invokeMethod(f, &feed::FeedClient::start, Qt::QueuedConnection);
+        if (paused_)
+            QMetaObject::invokeMethod(
+                f, [f] { f->setPaused(true); }, Qt::QueuedConnection);
+        return;
+    }
     auto* p = new Poller(cfg_, generation_);
     p->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, p, &QObject::deleteLater);
@@ -61,9 +79,14 @@ void DatabaseWatch::stopWorker()
         poller_->requestStop();
         QMetaObject::invokeMethod(poller_.data(), &Poller::stop, Qt::QueuedConnection);
     }
+    if (feedClient_) {
+        feedClient_->requestStop();
+        QMetaObject::invokeMethod(feedClient_.data(), &feed::FeedClient::stop, Qt::QueuedConnection);
+    }
     thread_.quit();
     thread_.wait();
     poller_.clear();
+    feedClient_.clear();
 }
 
 void DatabaseWatch::start()
@@ -80,6 +103,9 @@ void DatabaseWatch::setPaused(bool paused)
     if (poller_)
         QMetaObject::invokeMethod(
             poller_.data(), [p = poller_.data(), paused] { p->setPaused(paused); }, Qt::QueuedConnection);
+    if (feedClient_)
+        QMetaObject::invokeMethod(
+            feedClient_.data(), [f = feedClient_.data(), paused] { f->setPaused(paused); }, Qt::QueuedConnection);
 }
 
 void DatabaseWatch::setIntervalMs(int ms)

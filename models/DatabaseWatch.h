@@ -4,6 +4,7 @@
 // the window's Monitor puts the item models over one. Results of an older configuration are dropped.
 #include "Poller.h"
 #include "domain/Analysis.h"
+#include "feed/FeedClient.h"
 #include "domain/Outage.h"
 
 #include <QDateTime>
@@ -60,6 +61,14 @@ public:
     bool isPaused() const { return paused_; }
     bool isRecorded() const { return recorded_; }
 
+    // Before start(): take the refreshes of a recorder's live feed (issue 49) instead of connecting
+    // to the database: the same signals, judged here the same way; the interval is the recorder's.
+    void readFeed(feed::FeedSource src) { feed_ = std::move(src); }
+    // Where the refreshes come from: a recorder's feed, or (unset) this console's own connection.
+    const feed::FeedSource& feedSource() const { return feed_; }
+    // The recorder's hello (pid, version) once its feed answered.
+    const feed::Hello& feedRecorder() const { return feedRecorder_; }
+
     void start();
     void setPaused(bool paused);
     void setIntervalMs(int ms);
@@ -97,6 +106,9 @@ private:
     quint64 generation_ = 0;
     QThread thread_;
     QPointer<Poller> poller_;
+    feed::FeedSource feed_;
+    QPointer<feed::FeedClient> feedClient_; // instead of poller_ when feed_ is set
+    feed::Hello feedRecorder_;
     std::unique_ptr<RefreshJudge> judge_;
     std::vector<Finding> findings_;
     std::optional<double> asOf_;

@@ -45,6 +45,8 @@ public:
     const PollerConfig& config() const { return watch_.config(); }
     bool isPaused() const { return watch_.isPaused(); }
 
+    // Before start(): the refreshes of a recorder's live feed instead of a connection (DatabaseWatch::readFeed).
+    void readFeed(feed::FeedSource src) { watch_.readFeed(std::move(src)); }
     void start();
     void setPaused(bool paused) { watch_.setPaused(paused); }
     void setIntervalMs(int ms) { watch_.setIntervalMs(ms); }

@@ -77,7 +77,10 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
     connect(locks_, &LocksView::tabTextChanged, this, [this, setTab](const QString& t) { setTab(locks_, t); });
     connect(overview_, &OverviewView::statusChanged, this, [this, setTab](const QString& st) {
         setTab(overview_, tr("Overview (%1)").arg(st));
-        const QString title = QStringLiteral("Leasewatch — %1 — %2").arg(displayName_, st);
+        // A window that reads a recorder's feed says so in its title too: it has no connection of its own.
+        const QString title = monitor_->watch().feedSource().isSet()
+                                  ? tr("Leasewatch — %1 — %2 — via recorder").arg(displayName_, st)
+                                  : QStringLiteral("Leasewatch — %1 — %2").arg(displayName_, st);
         if (windowTitle() != title)
             setWindowTitle(title);
     });
@@ -349,6 +352,14 @@ void MainWindow::updateConnectionLabel()
         break;
     case ConnectionStatus::State::Connected:
         text = monitor_->isPaused() ? tr("● connected, paused") : tr("● connected");
+        if (const DatabaseWatch& dw = monitor_->watch(); dw.feedSource().isSet()) {
+            // The refreshes are the recorder's: whose, and how old the last one is now.
+            const qint64 ageMs = monitor_->hasRefreshed() ? monotonicMs() - monitor_->lastSnapshot().receivedMonotonicMs : -1;
+            text = (monitor_->isPaused() ? tr("● via recorder (pid %1), paused") : tr("● via recorder (pid %1)"))
+                       .arg(dw.feedRecorder().pid);
+            if (ageMs >= 0)
+                text += tr(" · refresh %1 s old").arg(double(ageMs) / 1000.0, 0, 'f', ageMs < 10000 ? 1 : 0);
+        }
         style = QStringLiteral("color: #2e7d32;");
         break;
     case ConnectionStatus::State::Disconnected: {

@@ -1,4 +1,5 @@
 #include "HistoryFormat.h"
+#include "StreamValues.h"
 
 #include <QDataStream>
 #include <QIODevice>
@@ -77,30 +78,8 @@ const char* const kDdl[] = {
     "CREATE INDEX IF NOT EXISTS audit_at ON audit(at)",
 };
 
-// QDataStream helpers for the optional and vector members (one format version, checked on read).
+// The state blob's format version, checked on read (its values' forms: StreamValues.h).
 constexpr quint32 kStateMagic = 0x4c57'4831; // "LWH1"
-
-void put(QDataStream& ds, const std::optional<double>& v)
-{
-    ds << bool(v.has_value()) << v.value_or(0.0);
-}
-void get(QDataStream& ds, std::optional<double>& v)
-{
-    bool has = false;
-    double d = 0;
-    ds >> has >> d;
-    v = has ? std::optional<double>(d) : std::nullopt;
-}
-void put(QDataStream& ds, const DbError& e)
-{
-    ds << qint32(e.kind) << e.sqlstate << e.message << e.detail << e.hint;
-}
-void get(QDataStream& ds, DbError& e)
-{
-    qint32 k = 0;
-    ds >> k >> e.sqlstate >> e.message >> e.detail >> e.hint;
-    e.kind = DbError::Kind(k);
-}
 
 } // namespace
 
@@ -388,7 +367,9 @@ QJsonArray leaseTablesToJson(const std::vector<LeaseTableConfig>& tables)
                                {QStringLiteral("expiry_frees"), t.expiryFrees},
                                {QStringLiteral("expect_renewals"), t.expectRenewals},
                                {QStringLiteral("renew_share"), t.renewShare},
-                               {QStringLiteral("writer_uses_app_clock"), t.writerUsesAppClock}});
+                               {QStringLiteral("writer_uses_app_clock"), t.writerUsesAppClock},
+                               {QStringLiteral("ttl_seconds"), t.ttlSeconds ? QJsonValue(*t.ttlSeconds) : QJsonValue()},
+                               {QStringLiteral("expiring_soon_share"), t.expiringSoonShare}});
     return out;
 }
 
@@ -410,6 +391,9 @@ std::vector<LeaseTableConfig> leaseTablesFromJson(const QJsonArray& a)
         t.expectRenewals = o.value(QStringLiteral("expect_renewals")).toBool(t.expectRenewals);
         t.renewShare = o.value(QStringLiteral("renew_share")).toDouble(t.renewShare);
         t.writerUsesAppClock = o.value(QStringLiteral("writer_uses_app_clock")).toBool(t.writerUsesAppClock);
+        if (const QJsonValue ttl = o.value(QStringLiteral("ttl_seconds")); ttl.isDouble())
+            t.ttlSeconds = ttl.toDouble();
+        t.expiringSoonShare = o.value(QStringLiteral("expiring_soon_share")).toDouble(t.expiringSoonShare);
         out.push_back(std::move(t));
     }
     return out;

@@ -23,6 +23,25 @@ QProcessEnvironment envFor(const QTemporaryDir& home)
     env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("leasewatch.record.info=true"));
     return env;
 }
+// `leasewatch record DSN --interval 200` with `home` as its XDG home, until it says it connected.
+bool startRecorder(QProcess& rec, const QTemporaryDir& home, const QString& dsn, QString& log)
+{
+    rec.setProcessEnvironment(envFor(home));
+    rec.start(lw::test::leasewatchBin(), {"record", dsn, "--interval", "200"});
+    return rec.waitForStarted(10000) && QTest::qWaitFor(
+                                            [&] {
+                                                log += QString::fromUtf8(rec.readAllStandardError());
+                                                return log.contains("] connected: ");
+                                            },
+                                            15000);
+}
+
+// The mission's table with one lease held for an hour.
+void oneLease(const lw::test::TestDatabase& db)
+{
+    db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at timestamptz)");
+    db.exec("INSERT INTO leases VALUES ('sweep', 'app-1:10:aa', now(), now() + interval '1 h')");
+}
 } // namespace
 
 class TestRecord : public QObject
@@ -32,17 +51,12 @@ private Q_SLOTS:
     void recordsThroughALossAndStopsCleanly()
     {
         lw::test::TestDatabase db("record_cli");
-        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at "
-                "timestamptz)");
-        db.exec("INSERT INTO leases VALUES ('sweep', 'app-1:10:aa', now(), now() + interval '1 h')");
+        oneLease(db);
         QTemporaryDir home;
         QProcess rec;
-        rec.setProcessEnvironment(envFor(home));
         QString log;
         const auto readLog = [&] { log += QString::fromUtf8(rec.readAllStandardError()); };
-        rec.start(lw::test::leasewatchBin(), {"record", db.dsn(), "--interval", "200"});
-        QVERIFY(rec.waitForStarted(10000));
-        QTRY_VERIFY2_WITH_TIMEOUT((readLog(), log.contains("] connected: ")), qPrintable(log), 15000);
+        QVERIFY2(startRecorder(rec, home, db.dsn(), log), qPrintable(log));
 
         // A second recorder (or window) on the same store is turned away, naming who writes it.
         QProcess second;
@@ -115,6 +129,88 @@ private Q_SLOTS:
         QVERIFY(last && last->ok);
         QCOMPARE(last->leases.size(), size_t(1));
         QVERIFY2(!log.contains("password", Qt::CaseInsensitive), qPrintable(log));
+    }
+
+    // One collector, many viewers (issue 49): a recorder, two `watch --json` and five windows on
+    // the same database cost it one connection; the viewers say whose refreshes they show; the
+    // recorder killed, they say the database is not answering at once (never all clear).
+    void viewersOfARecorderCostTheDatabaseOneConnection()
+    {
+        lw::test::TestDatabase db("record_feed");
+        oneLease(db);
+        QTemporaryDir home;
+        QProcess rec;
+        QString log;
+        QVERIFY2(startRecorder(rec, home, db.dsn(), log), qPrintable(log));
+        QVERIFY2(log.contains("live feed"), qPrintable(log));
+        const QString others = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                               "AND pid <> pg_backend_pid()";
+        QCOMPARE(db.value(others), QStringLiteral("1"));
+
+        std::vector<std::unique_ptr<QProcess>> watches;
+        for (int i = 0; i < 2; ++i) {
+            auto w = std::make_unique<QProcess>();
+            w->setProcessEnvironment(envFor(home));
+            w->start(lw::test::leasewatchBin(), {"watch", db.dsn(), "--json"});
+            QVERIFY(w->waitForStarted(10000));
+            watches.push_back(std::move(w));
+        }
+        // Five engineers open a window each.
+        std::vector<std::unique_ptr<QProcess>> windows;
+        QProcessEnvironment wenv = envFor(home);
+        wenv.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        for (int i = 0; i < 5; ++i) {
+            auto w = std::make_unique<QProcess>();
+            w->setProcessEnvironment(wenv);
+            w->start(lw::test::leasewatchBin(), {db.dsn(), "--quit-after", "120"});
+            QVERIFY(w->waitForStarted(10000));
+            windows.push_back(std::move(w));
+        }
+
+        std::vector<QString> outs(watches.size());
+        const auto readWatches = [&] {
+            for (size_t i = 0; i < watches.size(); ++i)
+                outs[i] += QString::fromUtf8(watches[i]->readAllStandardOutput());
+        };
+        // Each watch prints refreshes that say they are the recorder's.
+        const QString recPid = QStringLiteral("\"pid\":%1").arg(rec.processId());
+        QTRY_VERIFY2_WITH_TIMEOUT((readWatches(), outs[0].count("via_recorder") >= 3 && outs[1].count("via_recorder") >= 3),
+                                  qPrintable(outs[0].left(400)), 20000);
+        QVERIFY2(outs[0].contains(recPid), qPrintable(outs[0].left(400)));
+        QVERIFY(outs[0].contains("\"sweep\""));
+        // The windows are up (each would have connected within its first second): still one connection.
+        QTest::qWait(4000);
+        for (int i = 0; i < 5; ++i) {
+            QCOMPARE(db.value(others), QStringLiteral("1"));
+            QTest::qWait(300);
+        }
+        for (auto& w : windows)
+            QCOMPARE(w->state(), QProcess::Running);
+
+        // --direct connects anyway.
+        const auto direct = lw::test::runProcess(lw::test::leasewatchBin(), {"watch", db.dsn(), "--json", "--count", "1",
+                                                                              "--direct"});
+        QCOMPARE(direct.code, 0);
+        QVERIFY(!direct.out.contains("via_recorder"));
+
+        // The recorder killed: the watches say "not answering" at once, naming the feed.
+        readWatches();
+        const std::vector<qsizetype> before{outs[0].size(), outs[1].size()};
+        ::kill(pid_t(rec.processId()), SIGKILL);
+        QVERIFY(rec.waitForFinished(10000));
+        QTRY_VERIFY2_WITH_TIMEOUT((readWatches(), outs[0].mid(before[0]).contains("\"live\":false") &&
+                                                      outs[1].mid(before[1]).contains("\"live\":false")),
+                                  qPrintable(outs[0].mid(before[0])), 3000);
+        QVERIFY2(outs[0].mid(before[0]).contains("recorder"), qPrintable(outs[0].mid(before[0])));
+        QVERIFY(!outs[0].mid(before[0]).contains("\"live\":true"));
+        for (auto& w : watches) {
+            ::kill(pid_t(w->processId()), SIGTERM);
+            QVERIFY(w->waitForFinished(10000));
+        }
+        for (auto& w : windows) {
+            w->kill();
+            QVERIFY(w->waitForFinished(10000));
+        }
     }
 
     // kill -9 mid-write (no signal handler runs, the lock file stays behind): the store passes
