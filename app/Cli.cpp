@@ -1,4 +1,6 @@
 #include "Cli.h"
+
+#include "feed/FeedServer.h"
 #include "MetricsServer.h"
 
 #include "domain/Findings.h"
@@ -107,6 +109,15 @@ struct Options
                                QStringLiteral("The last N minutes recorded (default 60)."), QStringLiteral("N")};
     QCommandLineOption holder{QStringLiteral("holder"), QStringLiteral("The holder the lease must still have."),
                               QStringLiteral("holder")};
+    QCommandLineOption serve{
+        QStringLiteral("serve"),
+        QStringLiteral("Also offer the live refreshes over TCP at ADDR:PORT (127.0.0.1 unless given) to viewers that "
+                       "present the token (leasewatch feed://HOST:PORT); TLS through a reverse proxy."),
+        QStringLiteral("[ADDR:]PORT")};
+    QCommandLineOption token{QStringLiteral("token"),
+                             QStringLiteral("The feed's token file (default ~/.local/share/Leasewatch/leasewatch/"
+                                            "feed.token): the recorder writes it, a feed:// viewer presents it."),
+                             QStringLiteral("file")};
     QCommandLineOption direct{
         QStringLiteral("direct"),
         QStringLiteral("Connect to the database even when `leasewatch record` watches it (by default a window or "
@@ -123,23 +134,23 @@ struct Options
     QList<QCommandLineOption> all() const
     {
         return QList<QCommandLineOption>{help, version, demo, fleet, openBundle, screenshots, quitAfter} + database() +
-               QList<QCommandLineOption>{json, count, metrics, minutes, holder, evenIfAlive, direct};
+               QList<QCommandLineOption>{json, count, metrics, minutes, holder, evenIfAlive, direct, serve, token};
     }
     QList<QCommandLineOption> of(Command c) const
     {
         QList<QCommandLineOption> out{help};
         switch (c) {
         case Command::Window:
-            out << version << demo << fleet << openBundle << screenshots << quitAfter << direct << database();
+            out << version << demo << fleet << openBundle << screenshots << quitAfter << direct << token << database();
             break;
         case Command::Snapshot:
             out << database() << json;
             break;
         case Command::Watch:
-            out << database() << json << count << direct;
+            out << database() << json << count << direct << token;
             break;
         case Command::Record:
-            out << database() << metrics;
+            out << database() << metrics << serve << token;
             break;
         case Command::Bundle:
             out << minutes;
@@ -168,7 +179,11 @@ QString description(Command c)
             "  leasewatch watch PROFILE|DSN... [--json]  print it again at every refresh (no display needed)\n"
             "  leasewatch record PROFILE|DSN...      record each database's history continuously, headless\n"
             "                                         (systemd: leasewatch-record@PROFILE.service);\n"
-            "                                         --metrics [ADDR:]PORT also serves Prometheus /metrics\n"
+            "                                         --metrics [ADDR:]PORT also serves Prometheus /metrics;\n"
+            "                                         windows and watch on this machine read its live refreshes\n"
+            "                                         (one connection for all; --direct connects anyway);\n"
+            "                                         --serve [ADDR:]PORT offers them over TCP, with a token\n"
+            "  leasewatch feed://HOST:PORT[/NAME]    open a window on a recorder's live feed (--token FILE)\n"
             "  leasewatch bundle PROFILE|DSN FILE [--minutes N]\n"
             "                                         cut an incident bundle of the last N minutes (60)\n"
             "                                         from its recorded history\n"
@@ -309,6 +324,24 @@ std::optional<QString> resolveTargets(const QCommandLineParser& p, const Options
     return std::nullopt;
 }
 
+// A feed://HOST:PORT[/NAME] target (a window, a watch): the recorder's refreshes, no connection.
+std::optional<QString> resolveFeed(const QCommandLineParser& p, const Options& o, Invocation& inv)
+{
+    if (!inv.dsn.startsWith(QLatin1String("feed://")))
+        return std::nullopt;
+    std::optional<feed::FeedSource> src = feed::FeedSource::parseUrl(inv.dsn);
+    if (!src)
+        return QStringLiteral("%1 is not a feed address: feed://HOST:PORT or feed://HOST:PORT/NAME (NAME: the "
+                              "database as the recorder names it)")
+            .arg(inv.dsn);
+    if (inv.direct)
+        return QStringLiteral("--direct connects to a database; a feed:// address has none");
+    src->tokenFile = p.isSet(o.token) ? p.value(o.token) : feed::defaultTokenPath();
+    inv.feed = std::move(src);
+    inv.config.connect.dsn.clear(); // nothing to connect to: operator actions need a profile's DSN
+    return std::nullopt;
+}
+
 std::optional<QString> parseWindow(const QCommandLineParser& p, const Options& o, const QStringList& pos,
                                    const ProfileStore* profiles, Invocation& inv)
 {
@@ -338,7 +371,9 @@ std::optional<QString> parseWindow(const QCommandLineParser& p, const Options& o
     } else if (!inv.screenshotDir.isEmpty()) {
         inv.quitAfterS = 5;
     }
-    return resolveTargets(p, o, pos, false, profiles, inv);
+    if (auto bad = resolveTargets(p, o, pos, false, profiles, inv))
+        return bad;
+    return resolveFeed(p, o, inv);
 }
 
 std::optional<QString> parseSnapshotOrWatch(const QCommandLineParser& p, const Options& o, Command c,
@@ -357,7 +392,11 @@ std::optional<QString> parseSnapshotOrWatch(const QCommandLineParser& p, const O
             return QStringLiteral("--count must be a positive number of refreshes");
     }
     // Several databases: one line each first, then each one's refresh.
-    return resolveTargets(p, o, pos, pos.size() > 1, profiles, inv);
+    if (auto bad = resolveTargets(p, o, pos, pos.size() > 1, profiles, inv))
+        return bad;
+    if (c == Command::Snapshot && feed::FeedSource::parseUrl(inv.dsn))
+        return QStringLiteral("snapshot reads the database itself; `leasewatch watch feed://…` reads a recorder's feed");
+    return pos.size() == 1 ? resolveFeed(p, o, inv) : std::nullopt;
 }
 
 std::optional<QString> parseRecord(const QCommandLineParser& p, const Options& o, const QStringList& pos,
@@ -372,6 +411,13 @@ std::optional<QString> parseRecord(const QCommandLineParser& p, const Options& o
                                   "[::1]:9471)");
         inv.metrics = p.value(o.metrics);
     }
+    if (p.isSet(o.serve)) {
+        if (!parseMetricsAddress(p.value(o.serve)))
+            return QStringLiteral("--serve needs [ADDR:]PORT with an IP address (127.0.0.1:9472, 0.0.0.0:9472, "
+                                  "[::1]:9472)");
+        inv.serve = p.value(o.serve);
+    }
+    inv.tokenFile = p.isSet(o.token) ? p.value(o.token) : feed::defaultTokenPath();
     return resolveTargets(p, o, pos, true, profiles, inv);
 }
 
@@ -481,7 +527,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         return fail(*bad);
     if (inv.mode == Invocation::Mode::Gui || inv.mode == Invocation::Mode::Snapshot ||
         inv.mode == Invocation::Mode::Watch || inv.mode == Invocation::Mode::Expire) {
-        if (auto invalid = pg::validateDsn(inv.dsn))
+        if (auto invalid = inv.feed ? std::nullopt : pg::validateDsn(inv.dsn))
             return fail(invalid->toDisplayString());
     }
     return inv;

@@ -1,6 +1,7 @@
 #pragma once
 #include "Poller.h"
 #include "Profile.h"
+#include "feed/FeedClient.h"
 
 #include <QString>
 #include <QStringList>
@@ -41,6 +42,8 @@ struct Invocation
     int watchCount = 0;             // watch: stop after this many refreshes (0: until interrupted)
     // Window, watch: connect to the database even when a recorder's live feed is there (issue 49).
     bool direct = false;
+    // Window, watch of one: feed://HOST:PORT[/NAME], a recorder's refreshes over TCP (issue 49).
+    std::optional<feed::FeedSource> feed;
     QString screenshotDir; // --screenshots DIR: save every page after --quit-after seconds
     double quitAfterS = 0; // --quit-after S: quit by itself (demo capture, smoke checks)
     QString error;         // Mode::Error: one line
@@ -58,6 +61,8 @@ struct Invocation
     };
     std::vector<Target> targets;
     QString metrics; // record --metrics [ADDR:]PORT (validated): serve /metrics there
+    QString serve;     // record --serve [ADDR:]PORT (validated): the live feed over TCP there
+    QString tokenFile; // record: the feed's token file (--token, or feed::defaultTokenPath())
 };
 
 // `profiles`: the stored profiles a PROFILE argument may name (nullptr: DSNs only).

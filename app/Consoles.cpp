@@ -119,9 +119,21 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
     ho.auditPath = audit_ ? audit_->path() : QString();
     ho.maxAgeMs = qint64(historyDays) * 24 * 3600 * 1000;
     ho.maxBytes = qint64(historyMb) * 1024 * 1024;
-    c.recorder = std::make_unique<HistoryRecorder>(ho);
     bool joinsRecording = false; // a recorder has been writing this history: the window joins it
-    if (c.recorder->isOpen()) {
+    const std::optional<feed::FeedSource> remote = std::exchange(nextFeed_, std::nullopt);
+    if (remote) {
+        // feed://: another machine's recorder keeps the history; this window shows its live refreshes.
+        c.monitor->readFeed(*remote);
+        w->showNotice(tr("This window shows the live refreshes of the recorder at %1, without a connection to the "
+                         "database; the recorder keeps the history.")
+                          .arg(remote->describe()),
+                      60000);
+    } else {
+        c.recorder = std::make_unique<HistoryRecorder>(ho);
+    }
+    if (!c.recorder) {
+        // fed from another machine: nothing is recorded here
+    } else if (c.recorder->isOpen()) {
         if (!c.recorder->notice().isEmpty())
             w->showNotice(c.recorder->notice(), 60000, true);
         c.monitor->recordInto(c.recorder.get());
@@ -142,7 +154,7 @@ ui::MainWindow* Consoles::open(const PollerConfig& cfg, const QString& title, co
         // a second history, and so shows the past it did not see; and it takes the recorder's live
         // refreshes, so that the database pays for one console however many windows are open.
         const qint64 by = c.recorder->takenBy();
-        const feed::FeedSource feedSrc{feed::feedPathFor(ho.path)};
+        const feed::FeedSource feedSrc = feed::FeedSource::local(feed::feedPathFor(ho.path));
         const bool viaFeed = by != QCoreApplication::applicationPid() && !direct_ && feed::feedAnswers(feedSrc.localPath);
         if (viaFeed)
             c.monitor->readFeed(feedSrc);

@@ -5,6 +5,7 @@
 #include "Alerts.h"
 #include "Fleet.h"
 #include "Profile.h"
+#include "feed/FeedClient.h"
 
 #include <QObject>
 #include <QPointer>
@@ -51,6 +52,8 @@ public:
     void setHistoryDir(const QString& dir) { historyDir_ = dir; }
     // Windows connect to their database even when a recorder's live feed is there (--direct).
     void setDirect(bool direct) { direct_ = direct; }
+    // The next open() shows this recorder's feed (feed://HOST:PORT) instead of connecting.
+    void openNextViaFeed(feed::FeedSource src) { nextFeed_ = std::move(src); }
     // The same for a stored profile (its alert settings too).
     ui::MainWindow* open(const Profile& p);
     // The profiles dialog; "Open" opens another window. Returns false if cancelled.
@@ -97,6 +100,7 @@ private:
     std::vector<Console> open_;
     QString historyDir_;
     bool direct_ = false;
+    std::optional<feed::FeedSource> nextFeed_;
     QPointer<ui::FleetView> fleet_;
 };
 

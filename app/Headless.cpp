@@ -366,14 +366,17 @@ int runWatch(const Invocation& inv)
     }
     // A recorder watching this database offers its live refreshes: read those, so that the
     // database pays for one console (issue 49); --direct connects anyway.
-    const feed::FeedSource feedSrc{feed::feedPathFor(
-        HistoryOptions::defaultPath(inv.profile ? inv.profile->name : dsnStoreName(inv.dsn)))};
+    // feed://HOST:PORT: another machine's recorder, over TCP.
+    const feed::FeedSource feedSrc = inv.feed ? *inv.feed
+                                              : feed::FeedSource::local(feed::feedPathFor(HistoryOptions::defaultPath(
+                                                    inv.profile ? inv.profile->name : dsnStoreName(inv.dsn))));
     std::unique_ptr<feed::FeedClient> viaFeed;
-    if (!inv.direct && feed::feedAnswers(feedSrc.localPath)) {
+    if (inv.feed || (!inv.direct && feed::feedAnswers(feedSrc.localPath))) {
         viaFeed = std::make_unique<feed::FeedClient>(feedSrc, inv.config);
         viaFeed->start();
-        err << "leasewatch: reading the live refreshes of `leasewatch record` at " << feedSrc.localPath
-            << ", not connecting to the database (--direct connects)\n";
+        err << "leasewatch: reading the live refreshes of `leasewatch record` at "
+            << (inv.feed ? feedSrc.describe() : feedSrc.localPath) << ", not connecting to the database"
+            << (inv.feed ? "\n" : " (--direct connects)\n");
         err.flush();
     }
     Poller poller(inv.config);

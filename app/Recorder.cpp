@@ -155,17 +155,15 @@ int runRecord(const Invocation& inv)
         Recording* rp = r.get();
         rp->watch->recordInto(rp->recorder.get());
         rp->feed = std::make_unique<feed::FeedServer>(t.label);
-        if (const QString path = feed::feedPathFor(rp->recorder->path()); rp->feed->listenLocal(path)) {
+        QObject::connect(rp->watch.get(), &DatabaseWatch::refreshed, rp->feed.get(),
+                         [rp](const Snapshot& s) { rp->feed->publish(s); });
+        QObject::connect(rp->watch.get(), &DatabaseWatch::statusChanged, rp->feed.get(),
+                         [rp](const ConnectionStatus& st) { rp->feed->publishStatus(st); });
+        if (const QString path = feed::feedPathFor(rp->recorder->path()); rp->feed->listenLocal(path))
             qCInfo(lcRecord, "[%s] live feed for windows and watch at %s", qUtf8Printable(t.label), qUtf8Printable(path));
-            QObject::connect(rp->watch.get(), &DatabaseWatch::refreshed, rp->feed.get(),
-                             [rp](const Snapshot& s) { rp->feed->publish(s); });
-            QObject::connect(rp->watch.get(), &DatabaseWatch::statusChanged, rp->feed.get(),
-                             [rp](const ConnectionStatus& st) { rp->feed->publishStatus(st); });
-        } else {
-            // Windows then connect to the database themselves, as without a recorder.
-            qCWarning(lcRecord, "[%s] no live feed: %s", qUtf8Printable(t.label), qUtf8Printable(rp->feed->errorString()));
-            rp->feed.reset();
-        }
+        else // windows on this machine then connect to the database themselves, as without a recorder
+            qCWarning(lcRecord, "[%s] no live feed here: %s", qUtf8Printable(t.label),
+                      qUtf8Printable(rp->feed->errorString()));
         const bool serveMetrics = !inv.metrics.isEmpty();
         QObject::connect(rp->watch.get(), &DatabaseWatch::refreshed, rp->watch.get(),
                          [rp, serveMetrics](const Snapshot& s) {
@@ -213,6 +211,30 @@ int runRecord(const Invocation& inv)
         qCInfo(lcRecord, "metrics at %s", qUtf8Printable(metrics->url()));
     }
 
+    // --serve: the same feeds over TCP, to viewers that present the token (no token, no data).
+    std::unique_ptr<feed::TcpFeedFront> front;
+    if (!inv.serve.isEmpty()) {
+        QString error, notice;
+        const std::optional<QByteArray> token = feed::loadOrCreateToken(inv.tokenFile, &error, &notice);
+        if (!token) {
+            qCCritical(lcRecord, "%s", qUtf8Printable(error));
+            return 4;
+        }
+        if (!notice.isEmpty())
+            qCWarning(lcRecord, "%s", qUtf8Printable(notice));
+        front = std::make_unique<feed::TcpFeedFront>(*token);
+        for (const auto& r : recs)
+            front->add(r->label, r->feed.get());
+        const MetricsAddress at = *parseMetricsAddress(inv.serve);
+        if (!front->listen(at.address, at.port)) {
+            qCCritical(lcRecord, "%s", qUtf8Printable(front->errorString()));
+            return 4;
+        }
+        qCInfo(lcRecord, "live feed over TCP at %s:%u for %s; viewers present the token file %s (copy it to them)",
+               qUtf8Printable(at.address.toString()), unsigned(front->port()),
+               recs.size() == 1 ? "feed://HOST:PORT" : "feed://HOST:PORT/NAME", qUtf8Printable(inv.tokenFile));
+    }
+
     // SIGTERM (systemd stop), SIGINT (Ctrl-C), SIGHUP: the recorders finish what is queued.
     quitOnTerminationSignals([] { qCInfo(lcRecord, "stopping: finishing the current writes"); });
     if (inv.quitAfterS > 0)
@@ -221,6 +243,7 @@ int runRecord(const Invocation& inv)
         r->watch->start();
     const int rc = QCoreApplication::exec();
     metrics.reset(); // it reads the recordings
+    front.reset();   // it hands viewers to the recordings' feeds
     for (auto& r : recs) {
         r->feed.reset();     // the viewers are told the recorder stopped
         r->watch.reset();    // no more refreshes

@@ -144,6 +144,8 @@ int main(int argc, char** argv)
                 return 1;
             }
         } else {
+            if (inv.feed)
+                consoles.openNextViaFeed(*inv.feed);
             consoles.open(cfg, title,
                           inv.profile && inv.mode == lw::app::Invocation::Mode::Gui
                               ? lw::app::alertConfigFor(*inv.profile)

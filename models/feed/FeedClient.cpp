@@ -3,8 +3,11 @@
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QFile>
 #include <QLocalSocket>
+#include <QTcpSocket>
 #include <QTimer>
+#include <QUrl>
 
 namespace lw::feed {
 
@@ -19,7 +22,29 @@ quint64 nextSource()
 
 QString FeedSource::describe() const
 {
+    if (isTcp()) {
+        const QString h = host.contains(QLatin1Char(':')) ? QStringLiteral("[%1]").arg(host) : host;
+        return database.isEmpty() ? QStringLiteral("feed://%1:%2").arg(h).arg(port)
+                                  : QStringLiteral("feed://%1:%2/%3").arg(h).arg(port).arg(database);
+    }
     return QCoreApplication::translate("lw::feed::FeedClient", "the recorder's feed (%1)").arg(localPath);
+}
+
+std::optional<FeedSource> FeedSource::parseUrl(const QString& text)
+{
+    if (!text.startsWith(QLatin1String("feed://")))
+        return std::nullopt;
+    const QUrl u(text, QUrl::StrictMode);
+    if (!u.isValid() || u.host().isEmpty() || u.port() <= 0 || !u.userInfo().isEmpty() || u.hasQuery() ||
+        u.hasFragment())
+        return std::nullopt;
+    FeedSource f;
+    f.host = u.host();
+    f.port = quint16(u.port());
+    f.database = u.path().mid(1); // "/prod" → "prod"
+    if (f.database.contains(QLatin1Char('/')))
+        return std::nullopt;
+    return f;
 }
 
 bool feedAnswers(const QString& path, int timeoutMs)
@@ -68,12 +93,20 @@ void FeedClient::stop()
         watchdog_->stop();
         retry_->stop();
     }
-    if (sock_) {
-        sock_->disconnect(this);
-        sock_->abort();
-        sock_->deleteLater();
-        sock_ = nullptr;
-    }
+    dropSocket();
+}
+
+void FeedClient::dropSocket()
+{
+    if (!sock_)
+        return;
+    sock_->disconnect(this);
+    if (auto* l = qobject_cast<QLocalSocket*>(sock_))
+        l->abort();
+    else if (auto* t = qobject_cast<QTcpSocket*>(sock_))
+        t->abort();
+    sock_->deleteLater();
+    sock_ = nullptr;
 }
 
 void FeedClient::setPaused(bool paused)
@@ -99,30 +132,53 @@ void FeedClient::connectNow()
 {
     if (!running_ || paused_ || stopRequested_.load())
         return;
-    if (sock_) {
-        sock_->disconnect(this);
-        sock_->abort();
-        sock_->deleteLater();
-    }
-    sock_ = new QLocalSocket(this);
+    dropSocket();
     in_ = FrameReader();
     decoder_ = std::make_unique<RefreshDecoder>(nextSource()); // a whole refresh comes first
     greeted_ = false;
-    connect(sock_, &QLocalSocket::connected, this, [this] {
-        Hello me;
-        me.version = QStringLiteral(LEASEWATCH_VERSION);
-        sock_->write(frame(FrameType::Hello, encodeHello(me)));
-    });
-    connect(sock_, &QLocalSocket::readyRead, this, &FeedClient::onReadable);
-    connect(sock_, &QLocalSocket::errorOccurred, this, [this](QLocalSocket::LocalSocketError e) {
-        const bool gone = e == QLocalSocket::ServerNotFoundError || e == QLocalSocket::ConnectionRefusedError;
-        lost(greeted_ ? DbError::Kind::ConnectionLost : DbError::Kind::ConnectFailed,
-             gone                                 ? tr("no recorder answers there (it is not running)")
-             : e == QLocalSocket::PeerClosedError ? tr("the recorder closed it (it stopped, or was killed)")
-                                                  : sock_->errorString());
-    });
-    connect(sock_, &QLocalSocket::disconnected, this,
-            [this] { lost(DbError::Kind::ConnectionLost, tr("the recorder closed it (it stopped, or was killed)")); });
+    Hello me;
+    me.version = QStringLiteral(LEASEWATCH_VERSION);
+    me.database = src_.database;
+    if (src_.isTcp()) {
+        // The token is read at each attempt: one copied in meanwhile is used at the next.
+        QFile tf(src_.tokenFile);
+        if (!tf.open(QIODevice::ReadOnly)) {
+            sock_ = new QTcpSocket(this); // for lost(), which says it once per attempt
+            lost(DbError::Kind::ConnectFailed,
+                 tr("its token file %1 cannot be read (%2): copy the recorder's feed.token there, or name it with "
+                    "--token FILE")
+                     .arg(src_.tokenFile, tf.errorString()));
+            return;
+        }
+        me.token = QString::fromLatin1(tf.read(4096).toHex());
+    }
+    const QByteArray hello = frame(FrameType::Hello, encodeHello(me));
+    const auto gone = [this] { lost(DbError::Kind::ConnectionLost, tr("the recorder closed it (it stopped, or was killed)")); };
+    if (src_.isTcp()) {
+        auto* t = new QTcpSocket(this);
+        sock_ = t;
+        connect(t, &QTcpSocket::connected, this, [t, hello] { t->write(hello); });
+        connect(t, &QTcpSocket::errorOccurred, this, [this, t](QAbstractSocket::SocketError e) {
+            lost(greeted_ ? DbError::Kind::ConnectionLost : DbError::Kind::ConnectFailed,
+                 e == QAbstractSocket::ConnectionRefusedError ? tr("no recorder answers there (connection refused)")
+                 : e == QAbstractSocket::RemoteHostClosedError ? tr("the recorder closed it (it stopped, or was killed)")
+                                                               : t->errorString());
+        });
+        connect(t, &QTcpSocket::disconnected, this, gone);
+    } else {
+        auto* l = new QLocalSocket(this);
+        sock_ = l;
+        connect(l, &QLocalSocket::connected, this, [l, hello] { l->write(hello); });
+        connect(l, &QLocalSocket::errorOccurred, this, [this, l](QLocalSocket::LocalSocketError e) {
+            const bool none = e == QLocalSocket::ServerNotFoundError || e == QLocalSocket::ConnectionRefusedError;
+            lost(greeted_ ? DbError::Kind::ConnectionLost : DbError::Kind::ConnectFailed,
+                 none                                 ? tr("no recorder answers there (it is not running)")
+                 : e == QLocalSocket::PeerClosedError ? tr("the recorder closed it (it stopped, or was killed)")
+                                                      : l->errorString());
+        });
+        connect(l, &QLocalSocket::disconnected, this, gone);
+    }
+    connect(sock_, &QIODevice::readyRead, this, &FeedClient::onReadable);
     if (!down_) {
         ConnectionStatus st = status_;
         st.state = ConnectionStatus::State::Connecting;
@@ -130,7 +186,10 @@ void FeedClient::connectNow()
         setStatus(st);
     }
     watchdog_->start(kSilentMs);
-    sock_->connectToServer(src_.localPath);
+    if (auto* t = qobject_cast<QTcpSocket*>(sock_))
+        t->connectToHost(src_.host, src_.port);
+    else
+        qobject_cast<QLocalSocket*>(sock_)->connectToServer(src_.localPath);
 }
 
 void FeedClient::onReadable()
@@ -210,7 +269,8 @@ void FeedClient::onFrame(FrameType type, const QByteArray& body)
     case FrameType::Beat:
         return;
     case FrameType::Bye:
-        lost(DbError::Kind::ConnectionLost, tr("the recorder closed it: %1").arg(byeReason(body)));
+        lost(greeted_ ? DbError::Kind::ConnectionLost : DbError::Kind::ConnectFailed,
+             tr("the recorder said: %1").arg(byeReason(body)));
         return;
     }
     lost(DbError::Kind::ConnectionLost, tr("it sent what is not a leasewatch feed"));
@@ -220,17 +280,15 @@ void FeedClient::lost(DbError::Kind kind, const QString& why)
 {
     if (!sock_)
         return; // said already for this connection
-    sock_->disconnect(this);
-    sock_->abort();
-    sock_->deleteLater();
-    sock_ = nullptr;
+    dropSocket();
     watchdog_->stop();
     lastAnalysis_.reset();
     const int wait = std::min(10000, 500 << std::min(failures_, 5));
     ++failures_;
     DbError e;
     e.kind = kind;
-    e.message = tr("the live feed of `leasewatch record` stopped: %1").arg(why);
+    e.message = kind == DbError::Kind::ConnectFailed ? tr("the live feed of `leasewatch record` cannot be read: %1").arg(why)
+                                                     : tr("the live feed of `leasewatch record` stopped: %1").arg(why);
     e.detail = src_.describe();
     e.hint = tr("This console reads `leasewatch record`'s refreshes instead of connecting to the database, and "
                 "reads them again by itself when the recorder is back. To watch the database directly, open it "

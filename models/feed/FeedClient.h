@@ -13,7 +13,7 @@
 #include <functional>
 #include <memory>
 
-class QLocalSocket;
+class QIODevice;
 class QTimer;
 
 namespace lw::feed {
@@ -21,9 +21,23 @@ namespace lw::feed {
 struct FeedSource
 {
     QString localPath; // the recorder's socket beside the history store (feedPathFor())
-    bool isSet() const { return !localPath.isEmpty(); }
-    // "the recorder's feed (/home/…/prod.feed)": for the status bar and the messages.
+    // Or over TCP (the recorder's --serve): where, the token file to present, which database.
+    QString host;
+    quint16 port = 0;
+    QString tokenFile;
+    QString database; // the recorder's name for it; empty: its only one
+    static FeedSource local(const QString& path)
+    {
+        FeedSource f;
+        f.localPath = path;
+        return f;
+    }
+    bool isSet() const { return !localPath.isEmpty() || port != 0; }
+    bool isTcp() const { return port != 0; }
+    // "the recorder's feed (/home/…/prod.feed)", "feed://10.0.0.5:9472/prod": for the messages.
     QString describe() const;
+    // feed://HOST:PORT[/DATABASE] (an IPv6 host in brackets); nullopt when `text` is not one.
+    static std::optional<FeedSource> parseUrl(const QString& text);
 };
 
 // Whether a recorder answers at `path` now: a window or `watch` then reads its feed.
@@ -67,11 +81,12 @@ private:
     // The feed stopped: said, then tried again after a back-off.
     void lost(DbError::Kind kind, const QString& why);
     void setStatus(ConnectionStatus st);
+    void dropSocket();
 
     FeedSource src_;
     PollerConfig cfg_;
     quint64 generation_;
-    QLocalSocket* sock_ = nullptr;
+    QIODevice* sock_ = nullptr; // a QLocalSocket, or a QTcpSocket for feed://
     FrameReader in_;
     std::unique_ptr<RefreshDecoder> decoder_;
     Hello recorder_;

@@ -8,11 +8,15 @@
 #include <QObject>
 #include <QPointer>
 
+#include <map>
 #include <memory>
 #include <vector>
 
+class QHostAddress;
 class QIODevice;
 class QLocalServer;
+class QTcpServer;
+class QTcpSocket;
 class QTimer;
 
 namespace lw::feed {
@@ -33,6 +37,10 @@ public:
     bool listenLocal(const QString& path);
     QString errorString() const { return error_; }
 
+    // A viewer whose hello was read elsewhere (TcpFeedFront, after its token): greeted as if it
+    // had said it here. Takes the socket.
+    void adopt(QIODevice* dev, const Hello& hello);
+
     // Each refresh and each status change of the watched database, in order.
     void publish(const Snapshot& s);
     void publishStatus(const ConnectionStatus& st);
@@ -45,6 +53,7 @@ private:
     struct Viewer;
     void accept(QIODevice* dev);
     void onReadable(Viewer* v);
+    void greet(Viewer* v, const Hello& h);
     void send(Viewer* v, const QByteArray& bytes);
     void drop(Viewer* v, const QString& reason);
     void forget(Viewer* v);
@@ -57,6 +66,40 @@ private:
     RefreshEncoder encoder_;
     std::optional<ConnectionStatus> status_;
     QTimer* beat_ = nullptr;
+};
+
+// The token a viewer over TCP presents: the recorder's token file, 32 random bytes made on the first
+// --serve (mode 0600; a wider mode is narrowed, and said in `notice`). Nullopt with `error`
+// naming the file and what to do (unreadable, too short to be one).
+std::optional<QByteArray> loadOrCreateToken(const QString& path, QString* error, QString* notice = nullptr);
+// ~/.local/share/Leasewatch/leasewatch/feed.token: where the recorder writes it and a viewer looks.
+QString defaultTokenPath();
+// Whether `presented` (hex, from a viewer's hello) is `token`, in time independent of where they differ.
+bool tokenMatches(const QByteArray& token, const QString& presented);
+
+// The recorder's feeds over TCP (`record --serve [ADDR:]PORT`): one port for every database it
+// records. A viewer presents the token and names the database when there are several; no token, a
+// wrong one, or no hello within 5 s gets a bye and no data. TLS: a reverse proxy in front (README).
+class TcpFeedFront : public QObject
+{
+    Q_OBJECT
+public:
+    explicit TcpFeedFront(QByteArray token, QObject* parent = nullptr);
+    ~TcpFeedFront() override;
+    void add(const QString& database, FeedServer* server);
+    bool listen(const QHostAddress& address, quint16 port); // false: errorString()
+    QString errorString() const { return error_; }
+    quint16 port() const;
+
+private:
+    void onReadable(QTcpSocket* s);
+    void refuse(QTcpSocket* s, const QString& reason);
+
+    QByteArray token_;
+    QTcpServer* server_ = nullptr;
+    std::vector<std::pair<QString, QPointer<FeedServer>>> feeds_;
+    std::map<QTcpSocket*, FrameReader> pending_; // connected, hello not read yet
+    QString error_;
 };
 
 } // namespace lw::feed

@@ -11,6 +11,7 @@
 #include "feed/FeedClient.h"
 #include "feed/FeedServer.h"
 
+#include <QHostAddress>
 #include <QLocalServer>
 #include <QLocalSocket>
 #include <QRandomGenerator>
@@ -92,7 +93,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!rec.seen.empty(), 15000);
 
         DatabaseWatch viewer(test::pollerConfig(db.dsn(), 200));
-        viewer.readFeed(feed::FeedSource{path});
+        viewer.readFeed(feed::FeedSource::local(path));
         int compared = 0, asChanges = 0, failed = 0;
         QString mismatch;
         connect(&viewer, &DatabaseWatch::refreshed, this, [&](const Snapshot& s) {
@@ -168,7 +169,7 @@ private Q_SLOTS:
         rec->watch.start();
         QVERIFY(feed::feedAnswers(path));
         DatabaseWatch viewer(test::pollerConfig(db.dsn(), 200));
-        viewer.readFeed(feed::FeedSource{path});
+        viewer.readFeed(feed::FeedSource::local(path));
         viewer.start();
         QTRY_VERIFY_WITH_TIMEOUT(viewer.hasRefreshed() && viewer.status().state == ConnectionStatus::State::Connected,
                                  15000);
@@ -196,7 +197,7 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("hung.feed"));
         QLocalServer hung;
         QVERIFY(hung.listen(path));
-        feed::FeedClient client(feed::FeedSource{path}, PollerConfig{});
+        feed::FeedClient client(feed::FeedSource::local(path), PollerConfig{});
         QSignalSpy statuses(&client, &feed::FeedClient::statusChanged);
         client.start();
         QTRY_VERIFY_WITH_TIMEOUT(client.status().state == ConnectionStatus::State::Disconnected,
@@ -299,6 +300,90 @@ private Q_SLOTS:
         }
         QVERIFY2(reason.contains(QLatin1String("too slowly")), qPrintable(reason));
         QVERIFY(refreshes > 0);
+    }
+
+    // Over TCP (record --serve): the token or nothing; the database named when there are several.
+    void tcpViewersPresentTheToken()
+    {
+        QTemporaryDir dir;
+        QString error, notice;
+        const QString tokenPath = dir.filePath(QStringLiteral("feed.token"));
+        const std::optional<QByteArray> token = feed::loadOrCreateToken(tokenPath, &error, &notice);
+        QVERIFY2(token, qPrintable(error));
+        QCOMPARE(token->size(), 32);
+        QCOMPARE(QFile(tokenPath).permissions() & ~(QFile::ReadUser | QFile::WriteUser),
+                 QFile::ReadOwner | QFile::WriteOwner);
+        QCOMPARE(feed::loadOrCreateToken(tokenPath, &error, &notice), token); // kept across restarts
+        QVERIFY(notice.isEmpty());
+
+        feed::FeedServer prod(QStringLiteral("prod")), stage(QStringLiteral("stage"));
+        feed::TcpFeedFront front(*token);
+        front.add(QStringLiteral("prod"), &prod);
+        QVERIFY2(front.listen(QHostAddress::LocalHost, 0), qPrintable(front.errorString()));
+        Snapshot s;
+        s.ok = true;
+        s.seq = 1;
+        s.serverNow = 1.7e9;
+        s.leases = std::vector<LeaseRow>{{QStringLiteral("sweep"), QStringLiteral("app-1:10:aa"), 1.7e9, 1.7e9 + 60, 0}};
+        prod.publish(s);
+
+        const auto attempt = [&](const QString& tokenFile, const QString& database) {
+            feed::FeedSource src;
+            src.host = QStringLiteral("127.0.0.1");
+            src.port = front.port();
+            src.tokenFile = tokenFile;
+            src.database = database;
+            feed::FeedClient client(src, PollerConfig{});
+            std::optional<Snapshot> got;
+            connect(&client, &feed::FeedClient::snapshotReady, this, [&](const Snapshot& x) {
+                if (!got)
+                    got = x;
+            });
+            client.start();
+            (void)QTest::qWaitFor([&] { return got.has_value(); }, 5000);
+            return got ? (got->ok ? QStringLiteral("ok %1").arg(got->leases.size()) : got->error.message)
+                       : QStringLiteral("(nothing)");
+        };
+        QCOMPARE(attempt(tokenPath, QString()), QStringLiteral("ok 1"));
+        QCOMPARE(attempt(tokenPath, QStringLiteral("prod")), QStringLiteral("ok 1"));
+
+        const QString wrong = dir.filePath(QStringLiteral("wrong.token"));
+        QVERIFY(feed::loadOrCreateToken(wrong, &error));
+        QVERIFY2(attempt(wrong, QString()).contains(QLatin1String("wrong token")), "wrong token");
+        QVERIFY2(attempt(dir.filePath(QStringLiteral("missing.token")), QString()).contains(QLatin1String("cannot be read")),
+                 "no token file");
+        QVERIFY2(attempt(tokenPath, QStringLiteral("other")).contains(QLatin1String("does not record other")),
+                 "unknown database");
+        front.add(QStringLiteral("stage"), &stage);
+        QVERIFY2(attempt(tokenPath, QString()).contains(QLatin1String("name one")), "several, none named");
+        QCOMPARE(prod.viewers(), 0);
+
+        // A token file others could read is narrowed to its owner and said; one too short is refused.
+        QFile(tokenPath).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+        QVERIFY(feed::loadOrCreateToken(tokenPath, &error, &notice));
+        QVERIFY2(notice.contains(QLatin1String("0600")), qPrintable(notice));
+        QCOMPARE(QFile(tokenPath).permissions() & (QFile::ReadGroup | QFile::ReadOther), QFile::Permissions());
+        QFile shortFile(dir.filePath(QStringLiteral("short.token")));
+        QVERIFY(shortFile.open(QIODevice::WriteOnly));
+        shortFile.write("abc");
+        shortFile.close();
+        QVERIFY(!feed::loadOrCreateToken(shortFile.fileName(), &error));
+        QVERIFY2(error.contains(QLatin1String("delete it")), qPrintable(error));
+    }
+
+    // Feed addresses: what a viewer accepts on its command line.
+    void feedUrls()
+    {
+        const auto f = feed::FeedSource::parseUrl(QStringLiteral("feed://10.0.0.5:9472/prod"));
+        QVERIFY(f);
+        QCOMPARE(f->host, QStringLiteral("10.0.0.5"));
+        QCOMPARE(f->port, quint16(9472));
+        QCOMPARE(f->database, QStringLiteral("prod"));
+        QCOMPARE(f->describe(), QStringLiteral("feed://10.0.0.5:9472/prod"));
+        QVERIFY(feed::FeedSource::parseUrl(QStringLiteral("feed://[::1]:9472")));
+        QVERIFY(!feed::FeedSource::parseUrl(QStringLiteral("feed://host")));           // no port
+        QVERIFY(!feed::FeedSource::parseUrl(QStringLiteral("feed://u:p@host:1")));     // no secrets in it
+        QVERIFY(!feed::FeedSource::parseUrl(QStringLiteral("host=/tmp dbname=x")));    // a DSN
     }
 
     // Every frame survives the round trip: the lease rows of a refresh sent as changes equal the

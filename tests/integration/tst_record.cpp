@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -24,10 +25,11 @@ QProcessEnvironment envFor(const QTemporaryDir& home)
     return env;
 }
 // `leasewatch record DSN --interval 200` with `home` as its XDG home, until it says it connected.
-bool startRecorder(QProcess& rec, const QTemporaryDir& home, const QString& dsn, QString& log)
+bool startRecorder(QProcess& rec, const QTemporaryDir& home, const QString& dsn, QString& log,
+                   const QStringList& more = {})
 {
     rec.setProcessEnvironment(envFor(home));
-    rec.start(lw::test::leasewatchBin(), {"record", dsn, "--interval", "200"});
+    rec.start(lw::test::leasewatchBin(), QStringList{"record", dsn, "--interval", "200"} + more);
     return rec.waitForStarted(10000) && QTest::qWaitFor(
                                             [&] {
                                                 log += QString::fromUtf8(rec.readAllStandardError());
@@ -211,6 +213,44 @@ private Q_SLOTS:
             w->kill();
             QVERIFY(w->waitForFinished(10000));
         }
+    }
+
+    // record --serve: viewers on other machines read the feed over TCP with the token it wrote
+    // (owner-only); a wrong token gets no data, said; the database still sees one connection.
+    void servesItsFeedOverTcpToTokenHolders()
+    {
+        lw::test::TestDatabase db("record_serve");
+        oneLease(db);
+        QTemporaryDir home;
+        const QString token = home.filePath("feed.token");
+        QProcess rec;
+        QString log;
+        QVERIFY2(startRecorder(rec, home, db.dsn(), log, {"--serve", "127.0.0.1:0", "--token", token}), qPrintable(log));
+        const QRegularExpressionMatch m = QRegularExpression("live feed over TCP at 127\\.0\\.0\\.1:(\\d+)").match(log);
+        QVERIFY2(m.hasMatch(), qPrintable(log));
+        const QString url = "feed://127.0.0.1:" + m.captured(1);
+        QCOMPARE(QFile(token).permissions() & ~(QFile::ReadUser | QFile::WriteUser), QFile::ReadOwner | QFile::WriteOwner);
+
+        auto r = lw::test::runProcess(lw::test::leasewatchBin(), {"watch", url, "--json", "--count", "2", "--token", token});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out.left(300)));
+        QCOMPARE(r.out.count("via_recorder"), 2);
+        QVERIFY(r.out.contains("\"sweep\""));
+        QCOMPARE(db.value("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> "
+                          "pg_backend_pid()"),
+                 QStringLiteral("1"));
+
+        QFile wrong(home.filePath("wrong.token"));
+        QVERIFY(wrong.open(QIODevice::WriteOnly));
+        wrong.write(QByteArray(32, 'x'));
+        wrong.close();
+        r = lw::test::runProcess(lw::test::leasewatchBin(),
+                                 {"watch", url, "--json", "--count", "1", "--token", wrong.fileName()});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.out.contains("wrong token") && !r.out.contains("\"sweep\""), qPrintable(r.out));
+
+        ::kill(pid_t(rec.processId()), SIGTERM);
+        QVERIFY(rec.waitForFinished(20000));
+        QCOMPARE(rec.exitCode(), 0);
     }
 
     // kill -9 mid-write (no signal handler runs, the lock file stays behind): the store passes
