@@ -327,6 +327,14 @@ std::optional<QString> resolveTargets(const QCommandLineParser& p, const Options
 // A feed://HOST:PORT[/NAME] target (a window, a watch): the recorder's refreshes, no connection.
 std::optional<QString> resolveFeed(const QCommandLineParser& p, const Options& o, Invocation& inv)
 {
+    // A profile "via recorder": its feed, and its DSN for operator actions (--direct: the DSN only).
+    if (inv.profile && !inv.profile->viaRecorder.trimmed().isEmpty() && !inv.direct) {
+        inv.feed = feed::FeedSource::parseUrl(inv.profile->viaRecorder.trimmed());
+        if (!inv.feed)
+            return QStringLiteral("profile \"%1\": \"via recorder\" must be feed://HOST:PORT[/NAME]").arg(inv.profile->name);
+        inv.feed->tokenFile = p.isSet(o.token) ? p.value(o.token) : feed::defaultTokenPath();
+        return std::nullopt;
+    }
     if (!inv.dsn.startsWith(QLatin1String("feed://")))
         return std::nullopt;
     std::optional<feed::FeedSource> src = feed::FeedSource::parseUrl(inv.dsn);
@@ -336,6 +344,9 @@ std::optional<QString> resolveFeed(const QCommandLineParser& p, const Options& o
             .arg(inv.dsn);
     if (inv.direct)
         return QStringLiteral("--direct connects to a database; a feed:// address has none");
+    if (inv.config.operatorMode)
+        return QStringLiteral("operator actions go to the database, which a feed:// address does not name: open a "
+                              "profile whose \"via recorder\" is this feed");
     src->tokenFile = p.isSet(o.token) ? p.value(o.token) : feed::defaultTokenPath();
     inv.feed = std::move(src);
     inv.config.connect.dsn.clear(); // nothing to connect to: operator actions need a profile's DSN

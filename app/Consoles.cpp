@@ -66,6 +66,10 @@ ui::AlertConfig alertConfigFor(const Profile& p)
 
 ui::MainWindow* Consoles::open(const Profile& p)
 {
+    if (auto src = feed::FeedSource::parseUrl(p.viaRecorder.trimmed()); src && !direct_) {
+        src->tokenFile = feed::defaultTokenPath();
+        openNextViaFeed(*src); // the profile's DSN stays, for operator actions
+    }
     return open(p.toPollerConfig(), p.name, alertConfigFor(p), p.pgbouncerDsn, p.historyDays, p.historyMb);
 }
 

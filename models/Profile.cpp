@@ -1,5 +1,7 @@
 #include "Profile.h"
 
+#include "feed/FeedClient.h"
+
 #include "pg/PgHandles.h"
 
 #include <QDateTime>
@@ -116,6 +118,10 @@ std::optional<QString> Profile::validate() const
             .arg(name);
     if (auto bad = pg::validateDsn(ci))
         return QStringLiteral("profile \"%1\": %2").arg(name, bad->toDisplayString());
+    if (!viaRecorder.trimmed().isEmpty() && !feed::FeedSource::parseUrl(viaRecorder.trimmed()))
+        return QStringLiteral("profile \"%1\": \"via recorder\" must be feed://HOST:PORT or feed://HOST:PORT/NAME "
+                              "(empty: this machine's recorder, when one runs)")
+            .arg(name);
     if (conninfoHasPassword(ci))
         return QStringLiteral("profile \"%1\": passwords are not stored in profiles; put it in ~/.pgpass "
                               "(or PGPASSFILE, or the service file) and remove it from the connection string")
@@ -179,6 +185,7 @@ QJsonObject Profile::toJson() const
         {QStringLiteral("operatorMode"), operatorMode},
         {QStringLiteral("auditTable"), auditTable},
         {QStringLiteral("pgbouncerDsn"), pgbouncerDsn},
+        {QStringLiteral("viaRecorder"), viaRecorder},
         {QStringLiteral("historyDays"), historyDays},
         {QStringLiteral("historyMb"), historyMb},
         {QStringLiteral("alerts"), alerts},
@@ -238,6 +245,7 @@ Profile Profile::fromJson(const QJsonObject& o)
     p.operatorMode = o.value(QStringLiteral("operatorMode")).toBool();
     p.auditTable = o.value(QStringLiteral("auditTable")).toString();
     p.pgbouncerDsn = o.value(QStringLiteral("pgbouncerDsn")).toString();
+    p.viaRecorder = o.value(QStringLiteral("viaRecorder")).toString();
     p.historyDays = o.value(QStringLiteral("historyDays")).toInt(p.historyDays);
     p.historyMb = o.value(QStringLiteral("historyMb")).toInt(p.historyMb);
     p.alerts = o.value(QStringLiteral("alerts")).toBool(p.alerts);

@@ -34,6 +34,10 @@ struct Profile
     bool operatorMode = false;
     QString auditTable;
     QString pgbouncerDsn;   // optional PgBouncer admin console (SHOW POOLS …)
+    // "Via recorder": feed://HOST:PORT[/NAME], another machine's `leasewatch record --serve`, read
+    // instead of connecting (issue 49); the DSN above is then for operator actions only. Empty: this
+    // machine's recorder of the profile, when one runs.
+    QString viaRecorder;
     int historyDays = 7;    // history retention by age
     int historyMb = 200;    // … and by size
     bool alerts = true;     // desktop notifications for findings crossing their thresholds

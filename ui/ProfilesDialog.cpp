@@ -193,6 +193,10 @@ ProfilesDialog::ProfilesDialog(ProfileStore* store, QWidget* parent)
     operator_->setObjectName(QStringLiteral("profileOperator"));
     auditTable_ = lineEdit(QStringLiteral("profileAuditTable"), tr("optional server-side audit table"));
     pgbouncer_ = lineEdit(QStringLiteral("profilePgbouncer"), tr("optional: host=… port=6432 dbname=pgbouncer"));
+    viaRecorder_ = lineEdit(QStringLiteral("profileViaRecorder"),
+                            tr("optional: feed://host:9472/name (empty: this machine's recorder, if one runs)"));
+    viaRecorder_->setToolTip(tr("Read the live refreshes of `leasewatch record --serve` on another machine instead of "
+                                "connecting; the connection above is then used for operator actions only."));
     historyDays_ = new QSpinBox;
     historyDays_->setRange(1, 3650);
     historyDays_->setSuffix(tr(" days"));
@@ -214,6 +218,7 @@ ProfilesDialog::ProfilesDialog(ProfileStore* store, QWidget* parent)
     mf->addRow(operator_);
     mf->addRow(tr("Audit table:"), auditTable_);
     mf->addRow(tr("PgBouncer admin:"), pgbouncer_);
+    mf->addRow(tr("Via recorder:"), viaRecorder_);
     mf->addRow(tr("Keep history:"), historyDays_);
     mf->addRow(tr("… at most:"), historyMb_);
     mf->addRow(alerts_);
@@ -340,6 +345,7 @@ void ProfilesDialog::setFormProfile(const Profile& p)
     operator_->setChecked(p.operatorMode);
     auditTable_->setText(p.auditTable);
     pgbouncer_->setText(p.pgbouncerDsn);
+    viaRecorder_->setText(p.viaRecorder);
     historyDays_->setValue(p.historyDays);
     historyMb_->setValue(p.historyMb);
     alerts_->setChecked(p.alerts);
@@ -385,6 +391,7 @@ Profile ProfilesDialog::formProfile() const
     p.operatorMode = operator_->isChecked();
     p.auditTable = auditTable_->text().trimmed();
     p.pgbouncerDsn = pgbouncer_->text().trimmed();
+    p.viaRecorder = viaRecorder_->text().trimmed();
     p.historyDays = historyDays_->value();
     p.historyMb = historyMb_->value();
     p.alerts = alerts_->isChecked();

@@ -69,6 +69,7 @@ private:
     QCheckBox* operator_;
     QLineEdit* auditTable_;
     QLineEdit* pgbouncer_;
+    QLineEdit* viaRecorder_;
     QSpinBox *historyDays_, *historyMb_;
     QCheckBox* alerts_;
     QLabel* message_;

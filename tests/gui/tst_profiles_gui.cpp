@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QScrollArea>
 #include <QTest>
 
 using namespace lw;
@@ -105,6 +106,12 @@ private Q_SLOTS:
 
         QDir().mkpath("/tmp/lw-shots");
         d.grab().save("/tmp/lw-shots/profiles-dialog.png");
+        // The monitoring part, down to "Via recorder" (issue 49).
+        auto* via = d.findChild<QLineEdit*>("profileViaRecorder");
+        QVERIFY(via);
+        if (auto* area = d.findChild<QScrollArea*>())
+            area->ensureWidgetVisible(via);
+        d.grab().save("/tmp/lw-shots/profiles-dialog-monitoring.png");
     }
 
     void severalProfilesOneConnectionEach()

@@ -2,6 +2,7 @@
 // records the history store continuously, logs one line per state change (not per refresh), keeps
 // a second writer off its store, goes on through a terminated session, and on SIGTERM finishes its
 // writes and exits 0 with the refreshes in the store.
+#include "Profile.h"
 #include "Programs.h"
 #include "TestCluster.h"
 #include "store/HistoryReader.h"
@@ -247,6 +248,24 @@ private Q_SLOTS:
                                  {"watch", url, "--json", "--count", "1", "--token", wrong.fileName()});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.out.contains("wrong token") && !r.out.contains("\"sweep\""), qPrintable(r.out));
+
+        // A profile "via recorder" reads the feed, its DSN kept for operator actions.
+        {
+            lw::ProfileStore store(home.filePath("config/Leasewatch/leasewatch/profiles.json"));
+            lw::Profile p;
+            p.name = "remote";
+            p.dsn = db.dsn();
+            p.viaRecorder = url;
+            store.upsert(p);
+            QCOMPARE(store.save(), std::nullopt);
+        }
+        QProcess viaProfile;
+        viaProfile.setProcessEnvironment(envFor(home));
+        viaProfile.start(lw::test::leasewatchBin(), {"watch", "remote", "--json", "--count", "1", "--token", token});
+        QVERIFY(viaProfile.waitForFinished(20000));
+        const QString profileOut = QString::fromUtf8(viaProfile.readAllStandardOutput());
+        QVERIFY2(viaProfile.exitCode() == 0 && profileOut.contains("via_recorder"),
+                 qPrintable(profileOut.left(300) + viaProfile.readAllStandardError()));
 
         ::kill(pid_t(rec.processId()), SIGTERM);
         QVERIFY(rec.waitForFinished(20000));

@@ -44,6 +44,28 @@ private Q_SLOTS:
     }
 
     // record: several databases, each with its own store; a DSN's password never names anything.
+    // The live feed (issue 49): a window or watch on feed://, the recorder's --serve and --token.
+    void feedAddresses()
+    {
+        const Invocation w = parseCommandLine({"lw", "feed://10.0.0.5:9472/prod", "--token", "/t/feed.token"});
+        QCOMPARE(w.mode, Invocation::Mode::Gui);
+        QVERIFY(w.feed);
+        QCOMPARE(w.feed->port, quint16(9472));
+        QCOMPARE(w.feed->database, QStringLiteral("prod"));
+        QCOMPARE(w.feed->tokenFile, QStringLiteral("/t/feed.token"));
+        QVERIFY(w.config.connect.dsn.isEmpty()); // nothing to connect to
+        QVERIFY(parseCommandLine({"lw", "watch", "feed://10.0.0.5:9472"}).feed);
+        QVERIFY(!parseCommandLine({"lw", "watch", "host=db1"}).feed);
+        QCOMPARE(parseCommandLine({"lw", "feed://nohost"}).mode, Invocation::Mode::Error);
+        QCOMPARE(parseCommandLine({"lw", "snapshot", "feed://h:1"}).mode, Invocation::Mode::Error);
+        QCOMPARE(parseCommandLine({"lw", "feed://h:1", "--operator"}).mode, Invocation::Mode::Error);
+        QCOMPARE(parseCommandLine({"lw", "feed://h:1", "--direct"}).mode, Invocation::Mode::Error);
+        QVERIFY(parseCommandLine({"lw", "watch", "host=db1", "--direct"}).direct);
+        QCOMPARE(parseCommandLine({"lw", "record", "host=db1", "--serve", "9472"}).serve, QStringLiteral("9472"));
+        QCOMPARE(parseCommandLine({"lw", "record", "host=db1", "--serve", "db.example:9472"}).mode,
+                 Invocation::Mode::Error);
+    }
+
     void recordTakesSeveralDatabases()
     {
         const Invocation inv = parseCommandLine(

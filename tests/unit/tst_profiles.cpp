@@ -33,6 +33,7 @@ Profile sample(const QString& preset)
     p.operatorMode = true;
     p.auditTable = "ops.lease_audit";
     p.pgbouncerDsn = "host=/tmp port=6432 dbname=pgbouncer";
+    p.viaRecorder = "feed://10.0.0.5:9472/prod";
     p.historyDays = 3;
     p.historyMb = 50;
     p.alerts = false;
@@ -65,6 +66,19 @@ private Q_SLOTS:
         QCOMPARE(again.load(), std::nullopt);
         QCOMPARE(again.profiles().size(), 1);
         QCOMPARE(again.profiles().first(), sample(preset));
+    }
+
+    // "Via recorder" is a feed address or nothing: anything else is said before it is saved.
+    void viaRecorderIsAFeedAddress()
+    {
+        Profile p;
+        p.name = "prod";
+        p.dsn = "host=/tmp dbname=app";
+        QCOMPARE(p.validate(), std::nullopt);
+        p.viaRecorder = "feed://recorder:9472";
+        QCOMPARE(p.validate(), std::nullopt);
+        p.viaRecorder = "recorder:9472";
+        QVERIFY(p.validate() && p.validate()->contains("feed://HOST:PORT"));
     }
 
     void conninfoQuotesValues()
