@@ -15,7 +15,7 @@
 
 #include <algorithm>
 
-Q_LOGGING_CATEGORY(lcFeed, "leasewatch.feed")
+Q_LOGGING_CATEGORY(lcFeed, "leasewatch.feed", QtInfoMsg)
 
 namespace lw::feed {
 

@@ -16,8 +16,10 @@
 #include "itemmodels/LeaseModel.h"
 #include "LeasesView.h"
 #include "itemmodels/LocksModels.h"
+#include "DatabaseWatch.h"
 #include "Poller.h"
 #include "domain/PoolHistory.h"
+#include "feed/FeedServer.h"
 
 #include <QApplication>
 #include <QHeaderView>
@@ -28,6 +30,8 @@
 #include <QSet>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
 
 #include <malloc.h>
 #include <unistd.h>
@@ -533,7 +537,8 @@ int usage()
                          "[--cluster-dir DIR] [--only POINT,…]\n"
                          "       leasewatch-bench --process [--leases N,…] [--warmup S] [--seconds S] "
                          "[--cluster-dir DIR]\n"
-                         "       leasewatch-bench --paced SECONDS [--cluster-dir DIR]\n");
+                         "       leasewatch-bench --paced SECONDS [--cluster-dir DIR]\n"
+                         "       leasewatch-bench --viewers SECONDS [--cluster-dir DIR]\n");
     return 2;
 }
 
@@ -544,15 +549,23 @@ int usage()
 // before PostgreSQL 15 what a statement costs depends on how long ago the statistics collector's
 // file was read (issue 57). Base point (1 000 leases, 100 advisory locks, 10 idle backends); every
 // statement the console's role ran, from pg_stat_statements.
-int runPaced(int seconds, const QString& clusterDir)
+// The cluster started and loaded to the base point (1 000 leases, 100 advisory locks, 10 idle
+// backends); the console's configuration for it.
+PollerConfig startBasePoint(Workload& w)
 {
-    Workload w(clusterDir);
     w.start();
     w.setLeases(1000);
     w.setLocks(100);
     w.setBackends(10);
     PollerConfig cfg;
     cfg.connect = helperOptions(w.conninfo(kConsoleRole), "leasewatch");
+    return cfg;
+}
+
+int runPaced(int seconds, const QString& clusterDir)
+{
+    Workload w(clusterDir);
+    const PollerConfig cfg = startBasePoint(w);
     Poller poller(cfg);
     int refreshes = 0, failed = 0;
     const auto paced = [&](int forSeconds) {
@@ -588,6 +601,83 @@ int runPaced(int seconds, const QString& clusterDir)
     for (auto it = byKind.cbegin(); it != byKind.cend(); ++it)
         std::printf("  %-8s %.2f\n", qPrintable(it.key()), refreshes ? it.value() / refreshes : 0.0);
     return failed ? 1 : 0;
+}
+
+// Issue 49 point 4: what N open windows cost the watched database, with and without a recorder's
+// live feed: one console; six consoles each polling; one recorder whose feed five viewers read (the
+// real DatabaseWatch, FeedServer and FeedClient, in this process). Base point, 1 % of the leases
+// renewed a second; every statement of the consoles' role from pg_stat_statements, their backends
+// from pg_stat_activity.
+int runViewers(int seconds, const QString& clusterDir)
+{
+    Workload w(clusterDir);
+    const PollerConfig cfg = startBasePoint(w);
+    pg::ConnPtr counter(PQconnectdb(w.conninfo(kFloorRole).constData()));
+    QTemporaryDir dir;
+    struct Figures
+    {
+        int connections = 0;
+        double serverMsPerS = 0;
+        double shownPerS = 0; // refreshes shown, all windows together
+    };
+    const auto run = [&](int direct, int viewers) {
+        std::vector<std::unique_ptr<DatabaseWatch>> watches;
+        std::unique_ptr<feed::FeedServer> server;
+        int shown = 0;
+        for (int i = 0; i < direct; ++i)
+            watches.push_back(std::make_unique<DatabaseWatch>(cfg));
+        if (viewers > 0) {
+            server = std::make_unique<feed::FeedServer>(QStringLiteral("bench"));
+            const QString path = dir.filePath(QStringLiteral("bench.feed"));
+            if (!server->listenLocal(path))
+                throw std::runtime_error(server->errorString().toStdString());
+            QObject::connect(watches.front().get(), &DatabaseWatch::refreshed, server.get(),
+                             [&server](const Snapshot& s) { server->publish(s); });
+            QObject::connect(watches.front().get(), &DatabaseWatch::statusChanged, server.get(),
+                             [&server](const ConnectionStatus& st) { server->publishStatus(st); });
+            for (int i = 0; i < viewers; ++i) {
+                watches.push_back(std::make_unique<DatabaseWatch>(cfg));
+                watches.back()->readFeed(feed::FeedSource::local(path));
+            }
+        }
+        for (auto& x : watches) {
+            QObject::connect(x.get(), &DatabaseWatch::refreshed, x.get(), [&shown](const Snapshot& s) { shown += s.ok; });
+            x->start();
+        }
+        const auto pump = [&](int forSeconds) {
+            for (int i = 0; i < forSeconds; ++i) {
+                checkInterrupted();
+                w.renewSome();
+                QEventLoop loop;
+                QTimer::singleShot(1000, &loop, &QEventLoop::quit);
+                loop.exec();
+            }
+        };
+        pump(15); // connect, find the tables, hash the names, fill the viewers
+        w.resetStatements();
+        shown = 0;
+        pump(seconds);
+        Figures f;
+        f.shownPerS = double(shown) / seconds;
+        for (const StatementStat& st : w.readStatements())
+            if (st.role == QLatin1String(kConsoleRole))
+                f.serverMsPerS += st.execMs / seconds;
+        // While they all run: the backends the consoles' role holds.
+        const pg::ResultPtr n =
+            execOrThrow(counter.get(), "SELECT count(*) FROM pg_stat_activity WHERE usename = 'lw_monitor'");
+        f.connections = QByteArray(PQgetvalue(n.get(), 0, 0)).toInt();
+        return f;
+    };
+    std::printf("What open windows cost the database (issue 49), PostgreSQL %s: 1 000 leases (1 %% renewed a "
+                "second), 100 advisory locks, 10 idle backends; %d s each after 15 s of warm-up\n",
+                qPrintable(w.serverVersion().section(QLatin1Char(' '), 1, 1)), seconds);
+    std::printf("%-30s  %11s  %12s  %17s\n", "", "connections", "server ms/s", "refreshes shown/s");
+    const std::pair<const char*, Figures> rows[] = {{"one console", run(1, 0)},
+                                                    {"6 consoles", run(6, 0)},
+                                                    {"1 recorder + 5 viewers (feed)", run(1, 5)}};
+    for (const auto& [label, f] : rows)
+        std::printf("%-30s  %11d  %12.2f  %17.1f\n", label, f.connections, f.serverMsPerS, f.shownPerS);
+    return 0;
 }
 
 int runProcessBudgets(const QList<int>& leases, int warmupS, int seconds, const QString& clusterDir)
@@ -652,6 +742,7 @@ int main(int argc, char** argv)
     QString clusterDir;
     bool process = false;
     int pacedS = 0;
+    int viewersS = 0;
     QList<int> processLeases{10000, 100000};
     int warmupS = 130, measureS = 60; // warm-up: past one round of renewals (1 % a second)
     const QStringList args = app.arguments().mid(1);
@@ -677,6 +768,8 @@ int main(int argc, char** argv)
             process = true;
         } else if (a == QLatin1String("--paced") && i + 1 < args.size()) {
             pacedS = std::max(1, args[++i].toInt());
+        } else if (a == QLatin1String("--viewers") && i + 1 < args.size()) {
+            viewersS = std::max(1, args[++i].toInt());
         } else if (a == QLatin1String("--leases") && i + 1 < args.size()) {
             processLeases.clear();
             for (const QString& v : args[++i].split(QLatin1Char(',')))
@@ -693,6 +786,14 @@ int main(int argc, char** argv)
         refreshes = smoke ? 3 : 30;
     std::signal(SIGINT, [](int) { g_interrupted = 1; });
     std::signal(SIGTERM, [](int) { g_interrupted = 1; });
+    if (viewersS > 0) {
+        try {
+            return runViewers(viewersS, clusterDir);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "leasewatch-bench: %s\n", e.what());
+            return 2;
+        }
+    }
     if (pacedS > 0) {
         try {
             return runPaced(pacedS, clusterDir);
