@@ -8,6 +8,7 @@
 #include "OverviewView.h"
 #include "Layouts.h"
 #include "TestCluster.h"
+#include "feed/FeedServer.h"
 
 #include <QDir>
 #include <QItemSelectionModel>
@@ -19,6 +20,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace lw;
@@ -28,6 +30,44 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // A window reading a recorder's feed (issue 49) says so in its status bar (whose, how old its
+    // refresh is) and its title; the recorder gone, it says disconnected, never all clear.
+    void saysItReadsARecordersFeed()
+    {
+        test::TestDatabase db("gui_feed");
+        db.exec("CREATE TABLE leases(name text primary key, holder text, taken_at timestamptz, expires_at "
+                "timestamptz)");
+        db.exec("INSERT INTO leases VALUES ('sweep', 'app-1:10:aa', now(), now() + interval '1 h')");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("w.feed"));
+        auto recorder = std::make_unique<DatabaseWatch>(test::pollerConfig(db.dsn(), 200));
+        auto server = std::make_unique<feed::FeedServer>(QStringLiteral("test"));
+        QVERIFY(server->listenLocal(path));
+        connect(recorder.get(), &DatabaseWatch::refreshed, server.get(), [&](const Snapshot& s) { server->publish(s); });
+        connect(recorder.get(), &DatabaseWatch::statusChanged, server.get(),
+                [&](const ConnectionStatus& st) { server->publishStatus(st); });
+        recorder->start();
+
+        Monitor monitor(test::pollerConfig(db.dsn(), 200));
+        monitor.readFeed(feed::FeedSource::local(path));
+        ui::MainWindow w(&monitor, QStringLiteral("test"));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        monitor.start();
+        QTRY_COMPARE_WITH_TIMEOUT(w.leasesView()->table()->model()->rowCount(), 1, 10000);
+        const QString pid = QString::number(QCoreApplication::applicationPid());
+        QTRY_VERIFY2(w.connectionText().contains("via recorder (pid " + pid + ")") &&
+                         w.connectionText().contains(" s old"),
+                     qPrintable(w.connectionText()));
+        QTRY_VERIFY2(w.windowTitle().endsWith("via recorder"), qPrintable(w.windowTitle()));
+
+        server.reset(); // the recorder stops
+        recorder.reset();
+        QTRY_VERIFY2_WITH_TIMEOUT(w.connectionText().contains("disconnected"), qPrintable(w.connectionText()), 5000);
+        QTRY_VERIFY2(w.windowTitle().contains("disconnected"), qPrintable(w.windowTitle()));
+        QVERIFY(!w.windowTitle().contains("all clear", Qt::CaseInsensitive));
+    }
+
     void showsLiveLeasesAndKeepsSelection()
     {
         test::TestDatabase db("gui_window");
