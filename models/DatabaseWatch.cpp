@@ -34,39 +34,41 @@ DatabaseWatch::~DatabaseWatch()
     stopWorker();
 }
 
+namespace {
+// The worker (a Poller, or a FeedClient in its place) on `thread`, started, paused if asked.
+template <typename Worker>
+void launch(QThread& thread, Worker* w, bool paused)
+{
+    w->moveToThread(&thread);
+    QObject::connect(&thread, &QThread::finished, w, &QObject::deleteLater);
+    if (!thread.isRunning())
+        thread.start();
+    QMetaObject::invokeMethod(w, &Worker::start, Qt::QueuedConnection);
+    if (paused)
+        QMetaObject::invokeMethod(
+            w, [w] { w->setPaused(true); }, Qt::QueuedConnection);
+}
+} // namespace
+
 void DatabaseWatch::startWorker()
 {
     ++generation_;
     if (feed_.isSet()) {
         auto* f = new feed::FeedClient(feed_, cfg_, generation_);
-        f->moveToThread(&thread_);
-        connect(&thread_, &QThread::finished, f, &QObject::deleteLater);
         connect(f, &feed::FeedClient::snapshotReady, this, &DatabaseWatch::onSnapshot, Qt::QueuedConnection);
         connect(f, &feed::FeedClient::statusChanged, this, &DatabaseWatch::onStatus, Qt::QueuedConnection);
         connect(
             f, &feed::FeedClient::greeted, this, [this](const feed::Hello& h) { feedRecorder_ = h; },
             Qt::QueuedConnection);
         feedClient_ = f;
-        if (!thread_.isRunning())
-            thread_.start();
-        QMetaObject::invokeMethod(f, &feed::FeedClient::start, Qt::QueuedConnection);
-        if (paused_)
-            QMetaObject::invokeMethod(
-                f, [f] { f->setPaused(true); }, Qt::QueuedConnection);
+        launch(thread_, f, paused_);
         return;
     }
     auto* p = new Poller(cfg_, generation_);
-    p->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, p, &QObject::deleteLater);
     connect(p, &Poller::snapshotReady, this, &DatabaseWatch::onSnapshot, Qt::QueuedConnection);
     connect(p, &Poller::statusChanged, this, &DatabaseWatch::onStatus, Qt::QueuedConnection);
     poller_ = p;
-    if (!thread_.isRunning())
-        thread_.start();
-    QMetaObject::invokeMethod(p, &Poller::start, Qt::QueuedConnection);
-    if (paused_)
-        QMetaObject::invokeMethod(
-            p, [p] { p->setPaused(true); }, Qt::QueuedConnection);
+    launch(thread_, p, paused_);
 }
 
 void DatabaseWatch::stopWorker()

@@ -101,10 +101,7 @@ void FeedClient::dropSocket()
     if (!sock_)
         return;
     sock_->disconnect(this);
-    if (auto* l = qobject_cast<QLocalSocket*>(sock_))
-        l->abort();
-    else if (auto* t = qobject_cast<QTcpSocket*>(sock_))
-        t->abort();
+    abortSocket(sock_);
     sock_->deleteLater();
     sock_ = nullptr;
 }
@@ -143,8 +140,7 @@ void FeedClient::connectNow()
         // The token is read at each attempt: one copied in meanwhile is used at the next.
         QFile tf(src_.tokenFile);
         if (!tf.open(QIODevice::ReadOnly)) {
-            sock_ = new QTcpSocket(this); // for lost(), which says it once per attempt
-            lost(DbError::Kind::ConnectFailed,
+            said(DbError::Kind::ConnectFailed,
                  tr("its token file %1 cannot be read (%2): copy the recorder's feed.token there, or name it with "
                     "--token FILE")
                      .arg(src_.tokenFile, tf.errorString()));
@@ -281,6 +277,11 @@ void FeedClient::lost(DbError::Kind kind, const QString& why)
     if (!sock_)
         return; // said already for this connection
     dropSocket();
+    said(kind, why);
+}
+
+void FeedClient::said(DbError::Kind kind, const QString& why)
+{
     watchdog_->stop();
     lastAnalysis_.reset();
     const int wait = std::min(10000, 500 << std::min(failures_, 5));

@@ -78,8 +78,10 @@ private:
     void connectNow();
     void onReadable();
     void onFrame(FrameType type, const QByteArray& body);
-    // The feed stopped: said, then tried again after a back-off.
+    // The feed stopped (once per connection: its socket goes), then said().
     void lost(DbError::Kind kind, const QString& why);
+    // As a silent server is said (a failed refresh, "disconnected"), then tried again after a back-off.
+    void said(DbError::Kind kind, const QString& why);
     void setStatus(ConnectionStatus st);
     void dropSocket();
 

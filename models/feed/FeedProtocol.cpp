@@ -6,7 +6,9 @@
 
 #include <QDataStream>
 #include <QIODevice>
+#include <QAbstractSocket>
 #include <QJsonArray>
+#include <QLocalSocket>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtEndian>
@@ -106,6 +108,30 @@ QByteArray frame(FrameType t, const QByteArray& body)
     qToBigEndian<quint32>(quint32(body.size() + 1), out.data());
     out[4] = char(t);
     return out + body;
+}
+
+void flushSocket(QIODevice* d)
+{
+    if (auto* l = qobject_cast<QLocalSocket*>(d))
+        l->flush();
+    else if (auto* t = qobject_cast<QAbstractSocket*>(d))
+        t->flush();
+}
+
+void closeSocket(QIODevice* d)
+{
+    if (auto* l = qobject_cast<QLocalSocket*>(d))
+        l->disconnectFromServer();
+    else if (auto* t = qobject_cast<QAbstractSocket*>(d))
+        t->disconnectFromHost();
+}
+
+void abortSocket(QIODevice* d)
+{
+    if (auto* l = qobject_cast<QLocalSocket*>(d))
+        l->abort();
+    else if (auto* t = qobject_cast<QAbstractSocket*>(d))
+        t->abort();
 }
 
 void FrameReader::append(const QByteArray& bytes)
@@ -278,13 +304,18 @@ QByteArray RefreshEncoder::next(const Snapshot& s)
     const bool changes = anyRead_ && s.leaseDelta && s.leaseDelta->baseSeq == lastRead_.seq &&
                          lastRead_.leaseDelta && s.leaseDelta->source == lastRead_.leaseDelta->source;
     QByteArray body = encode(s, !changes, !anyRead_);
+    remember(s);
+    return body;
+}
+
+void RefreshEncoder::remember(const Snapshot& s)
+{
     last_ = s;
     any_ = true;
     if (s.ok) {
         lastRead_ = s;
         anyRead_ = true;
     }
-    return body;
 }
 
 std::optional<QByteArray> RefreshEncoder::whole() const

@@ -34,6 +34,12 @@ enum class FrameType : quint8 {
 
 QByteArray frame(FrameType t, const QByteArray& body);
 
+// A feed's socket is local or TCP (QLocalSocket, QTcpSocket): written out, closed after what is
+// queued, or cut off now, alike.
+void flushSocket(QIODevice* d);
+void closeSocket(QIODevice* d);
+void abortSocket(QIODevice* d);
+
 // Frames out of a byte stream, as the bytes come.
 class FrameReader
 {
@@ -75,6 +81,9 @@ public:
     // against the last refresh encoded when the poller's own delta is against that one, whole
     // otherwise; key names and lease tables only when they changed.
     QByteArray next(const Snapshot& s);
+    // The refresh kept, not encoded: nobody reads the feed now (a recorder's usual state), and a
+    // viewer that joins gets whole() first.
+    void remember(const Snapshot& s);
     // The last refresh whole (for a viewer that joins now; nothing before any refresh): the frames
     // next() makes after it apply to it.
     std::optional<QByteArray> whole() const;

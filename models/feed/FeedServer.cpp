@@ -28,21 +28,6 @@ QString feedPathFor(const QString& storePath)
 }
 
 namespace {
-// A viewer's socket is local or TCP: closed, cut off and watched alike.
-void closeGently(QIODevice* d)
-{
-    if (auto* l = qobject_cast<QLocalSocket*>(d))
-        l->disconnectFromServer();
-    else if (auto* t = qobject_cast<QAbstractSocket*>(d))
-        t->disconnectFromHost();
-}
-void cutOff(QIODevice* d)
-{
-    if (auto* l = qobject_cast<QLocalSocket*>(d))
-        l->abort();
-    else if (auto* t = qobject_cast<QAbstractSocket*>(d))
-        t->abort();
-}
 // `f` once the peer is gone, queued: a viewer leaves the list between broadcasts, never during one.
 template <typename F>
 void whenGone(QIODevice* d, QObject* context, F f)
@@ -76,11 +61,8 @@ FeedServer::~FeedServer()
     for (auto& v : viewers_)
         if (v->dev) {
             v->dev->write(frame(FrameType::Bye, byeBody(tr("the recorder stopped"))));
-            if (auto* l = qobject_cast<QLocalSocket*>(v->dev.data()))
-                l->flush();
-            else if (auto* t = qobject_cast<QAbstractSocket*>(v->dev.data()))
-                t->flush();
-            cutOff(v->dev);
+            flushSocket(v->dev);
+            abortSocket(v->dev);
         }
 }
 
@@ -198,10 +180,10 @@ void FeedServer::drop(Viewer* v, const QString& reason)
     // Told why (after what it has not read yet), then closed; one that never reads is cut off
     // after 10 s, so what waits for it is freed.
     v->dev->write(frame(FrameType::Bye, byeBody(reason)));
-    closeGently(v->dev);
+    closeSocket(v->dev);
     QTimer::singleShot(10000, v->dev.data(), [d = v->dev] {
         if (d)
-            cutOff(d);
+            abortSocket(d);
     });
 }
 
@@ -225,6 +207,10 @@ void FeedServer::broadcast(const QByteArray& bytes)
 
 void FeedServer::publish(const Snapshot& s)
 {
+    if (viewers() == 0) {
+        encoder_.remember(s); // nobody reads now: nothing encoded
+        return;
+    }
     const QByteArray body = encoder_.next(s); // once, for every viewer
     broadcast(frame(FrameType::Refresh, body));
 }
