@@ -358,8 +358,11 @@ Snapshot Poller::refreshOnce()
     // Before the GoodJob lookup: a key these names resolve needs no lookup.
     if (hashesAt)
         names_.hashesAnswered(resultAt(res, hashesAt));
+    // The lookup joins pg_locks itself, so its answer counts even when the gate kept the last read
+    // (it is sent the refresh after a nameless key was seen, when nothing else has changed since:
+    // dropping it left a job unnamed until the gate's 10 s).
     const pg::StatementResult* goodJobAnswer = answerAt(res, goodJobAt);
-    if (locks || (goodJobAnswer && goodJobAnswer->error.isError()))
+    if (locks || goodJobAnswer)
         names_.locksRead(s, goodJobAnswer);
     lastServerNow_ = s.serverNow;
 

@@ -44,7 +44,7 @@ public:
 
     // GoodJob's running jobs: sent with a pg_locks read while some key held has no name.
     std::optional<pg::Statement> goodJobStatement() const;
-    // After a pg_locks read into s; `answer`: goodJobStatement()'s, if it was sent.
+    // After a pg_locks read into s (or the last read, reused); `answer`: goodJobStatement()'s, if sent.
     void locksRead(const Snapshot& s, const pg::StatementResult* answer);
 
     // Names hashed for leases long gone (unique per run: job-<uuid>) would pile up for as long as
