@@ -122,6 +122,10 @@ struct Options
         QStringLiteral("direct"),
         QStringLiteral("Connect to the database even when `leasewatch record` watches it (by default a window or "
                        "watch reads the recorder's live refreshes: one connection for all).")};
+    QCommandLineOption lang{QStringLiteral("lang"),
+                            QStringLiteral("The language of what it shows and prints: de or en (default: the "
+                                           "window's setting, else LC_ALL, LC_MESSAGES or LANG)."),
+                            QStringLiteral("de|en")};
     QCommandLineOption evenIfAlive{
         QStringLiteral("even-if-alive"),
         QStringLiteral("Go ahead although the holder may be alive (the window's second confirmation).")};
@@ -134,11 +138,11 @@ struct Options
     QList<QCommandLineOption> all() const
     {
         return QList<QCommandLineOption>{help, version, demo, fleet, openBundle, screenshots, quitAfter} + database() +
-               QList<QCommandLineOption>{json, count, metrics, minutes, holder, evenIfAlive, direct, serve, token};
+               QList<QCommandLineOption>{json, count, metrics, minutes, holder, evenIfAlive, direct, serve, token, lang};
     }
     QList<QCommandLineOption> of(Command c) const
     {
-        QList<QCommandLineOption> out{help};
+        QList<QCommandLineOption> out{help, lang};
         switch (c) {
         case Command::Window:
             out << version << demo << fleet << openBundle << screenshots << quitAfter << direct << token << database();
@@ -511,6 +515,11 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     if (c == Command::Window && p.isSet(o.version)) {
         inv.mode = Invocation::Mode::Version;
         return inv;
+    }
+    if (p.isSet(o.lang)) {
+        inv.language = p.value(o.lang).trimmed().toLower();
+        if (inv.language != QLatin1String("de") && inv.language != QLatin1String("en"))
+            return fail(QStringLiteral("--lang must be de or en, not \"%1\"").arg(p.value(o.lang)));
     }
     QStringList pos = p.positionalArguments();
     if (c != Command::Window)

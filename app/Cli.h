@@ -42,6 +42,7 @@ struct Invocation
     int watchCount = 0;             // watch: stop after this many refreshes (0: until interrupted)
     // Window, watch: connect to the database even when a recorder's live feed is there (issue 49).
     bool direct = false;
+    QString language; // --lang: "de" or "en"; empty: the setting, else the locale
     // Window, watch of one: feed://HOST:PORT[/NAME], a recorder's refreshes over TCP (issue 49).
     std::optional<feed::FeedSource> feed;
     QString screenshotDir; // --screenshots DIR: save every page after --quit-after seconds

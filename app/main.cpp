@@ -6,6 +6,7 @@
 #include "Demo.h"
 #include "FleetView.h"
 #include "Headless.h"
+#include "Language.h"
 #include "LeaseActions.h"
 #include "MainWindow.h"
 #include "QuitOnSignals.h"
@@ -70,6 +71,7 @@ int main(int argc, char** argv)
     case lw::app::Invocation::Mode::Expire: {
         QCoreApplication app(argc, argv);
         setIdentity();
+        lw::installLanguage(lw::chooseLanguage(inv.language));
         if (profilesError)
             err << "leasewatch: " << *profilesError << "\n";
         err.flush();
@@ -98,6 +100,7 @@ int main(int argc, char** argv)
     }
     QApplication app(argc, argv);
     setIdentity();
+    lw::installLanguage(lw::chooseLanguage(inv.language));
     QApplication::setDesktopFileName(QStringLiteral("io.github.leasewatch.Leasewatch"));
 
     std::unique_ptr<lw::app::Demo> demo;

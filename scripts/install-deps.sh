@@ -12,6 +12,8 @@ packages=(
   cmake ninja-build g++ pkg-config git ccache
   # Qt 6 (Widgets, Sql + SQLite driver, Charts, Test) and libpq
   qt6-base-dev qt6-charts-dev libqt6sql6-sqlite libgl-dev qt6-qpa-plugins
+  # translations: lupdate/lrelease and their CMake package (qt_add_translations), Qt's own German
+  qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
   libpq-dev
   # the release's own PostgreSQL server for the tests and the demo (15 on Debian 12, 17 on 13; the
   # tests start their own throwaway cluster); its contrib modules are in the server package

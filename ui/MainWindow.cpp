@@ -4,12 +4,14 @@
 #include "itemmodels/LeaseModel.h"
 #include "LeasesView.h"
 #include "itemmodels/LocksModels.h"
+#include "Language.h"
 #include "LocksView.h"
 #include "Monitor.h"
 #include "OverviewView.h"
 #include "PoolView.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QDir>
 #include <QLabel>
@@ -155,6 +157,26 @@ MainWindow::MainWindow(Monitor* monitor, const QString& displayName, AuditLog* a
         tabs_->setCurrentWidget(leases_);
         leases_->filterEdit()->setFocus();
     });
+    // The language (issue 51): kept for the next start, as --lang would give it; the names of the
+    // languages are their own, so that a user who reads neither finds theirs.
+    auto* langMenu = viewMenu->addMenu(tr("&Language"));
+    langMenu->setObjectName(QStringLiteral("languageMenu"));
+    auto* langGroup = new QActionGroup(langMenu);
+    const QString saved = savedLanguage();
+    const std::pair<QString, QString> languages[] = {
+        {QString(), tr("Follow the system")}, {QStringLiteral("en"), QStringLiteral("English")},
+        {QStringLiteral("de"), QStringLiteral("Deutsch")}};
+    for (const auto& [code, label] : languages) {
+        QAction* a = langMenu->addAction(label);
+        a->setObjectName(QStringLiteral("language-") + (code.isEmpty() ? QStringLiteral("system") : code));
+        a->setCheckable(true);
+        a->setChecked(code == saved);
+        langGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code] {
+            saveLanguage(code);
+            showNotice(tr("The language changes when Leasewatch starts again."), 15000);
+        });
+    }
     // Operator actions: disabled (with the reason) unless the profile switched operator mode on.
     leaseActions_ = new LeaseActions(leases_, monitor_, audit, this);
     auto* leaseMenu = menuBar()->addMenu(tr("&Leases"));

@@ -33,6 +33,11 @@ private Q_SLOTS:
         QTest::newRow("bad preset") << QStringList{"lw", "--preset", "nope", "host=x"}
                                     << int(Invocation::Mode::Error);
         QTest::newRow("unknown option") << QStringList{"lw", "--frobnicate"} << int(Invocation::Mode::Error);
+        // Issue 51: --lang de|en, on every command.
+        QTest::newRow("--lang de") << QStringList{"lw", "--lang", "de", "host=x"} << int(Invocation::Mode::Gui);
+        QTest::newRow("watch --lang en") << QStringList{"lw", "watch", "host=x", "--lang", "EN"}
+                                         << int(Invocation::Mode::Watch);
+        QTest::newRow("--lang fr") << QStringList{"lw", "--lang", "fr", "host=x"} << int(Invocation::Mode::Error);
     }
     void modes()
     {

@@ -1,0 +1,1805 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>Choose a file</source>
+        <translation>Datei wählen</translation>
+    </message>
+    <message>
+        <source>Connected: PostgreSQL %1, database %2 as %3.</source>
+        <translation>Verbunden: PostgreSQL %1, Datenbank %2 als %3.</translation>
+    </message>
+    <message numerus="yes">
+        <source> Leases table %1: %n lease(s).</source>
+        <translation>
+            <numerusform> Lease-Tabelle %1: %n Lease.</numerusform>
+            <numerusform> Lease-Tabelle %1: %n Leases.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> Without pg_monitor other roles&apos; sessions are hidden (GRANT pg_monitor TO %1).</source>
+        <translation> Ohne pg_monitor sind die Sitzungen anderer Rollen verborgen (GRANT pg_monitor TO %1).</translation>
+    </message>
+    <message>
+        <source>servers active</source>
+        <translation>Server aktiv</translation>
+    </message>
+    <message>
+        <source>servers idle</source>
+        <translation>Server untätig</translation>
+    </message>
+    <message>
+        <source>servers used</source>
+        <translation>Server benutzt</translation>
+    </message>
+    <message>
+        <source>clients active</source>
+        <translation>Clients aktiv</translation>
+    </message>
+    <message>
+        <source>clients waiting</source>
+        <translation>Clients wartend</translation>
+    </message>
+    <message>
+        <source>pool_size</source>
+        <translation>pool_size</translation>
+    </message>
+</context>
+<context>
+    <name>lw::PoolModel</name>
+    <message>
+        <source>%1 of %2 connections are idle holding advisory locks (%3): its work cannot get a connection.</source>
+        <translation>%1 von %2 Verbindungen sind untätig und halten Advisory-Sperren (%3): seine Arbeit bekommt keine Verbindung.</translation>
+    </message>
+    <message>
+        <source>No connection now; kept for its history.</source>
+        <translation>Derzeit keine Verbindung; für den Verlauf behalten.</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>Gruppe</translation>
+    </message>
+    <message>
+        <source>Conns</source>
+        <translation>Verb.</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Aktiv</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>Untätig</translation>
+    </message>
+    <message>
+        <source>Idle in tx</source>
+        <translation>Untätig in Tx</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>Wartend</translation>
+    </message>
+    <message>
+        <source>Pinned</source>
+        <translation>Blockiert</translation>
+    </message>
+    <message>
+        <source>Pool size</source>
+        <translation>Poolgröße</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>Budget</translation>
+    </message>
+    <message>
+        <source>Pinned: idle connections holding an advisory lock, unusable by the pool until the lock is released.</source>
+        <translation>Blockiert: untätige Verbindungen, die eine Advisory-Sperre halten; für den Pool unbrauchbar, bis die Sperre freigegeben ist.</translation>
+    </message>
+    <message>
+        <source>Share of max_connections − superuser_reserved_connections − reserved_connections used by this group.</source>
+        <translation>Anteil von max_connections − superuser_reserved_connections − reserved_connections, den diese Gruppe belegt.</translation>
+    </message>
+    <message>
+        <source>Pool size configured in the profile for this group or application.</source>
+        <translation>Im Profil für diese Gruppe oder Anwendung eingestellte Poolgröße.</translation>
+    </message>
+</context>
+<context>
+    <name>lw::app::Consoles</name>
+    <message>
+        <source>PgBouncer</source>
+        <translation>PgBouncer</translation>
+    </message>
+    <message>
+        <source>This window shows the live refreshes of the recorder at %1, without a connection to the database; the recorder keeps the history.</source>
+        <translation>Dieses Fenster zeigt die Live-Aktualisierungen des Recorders unter %1, ohne eigene Verbindung zur Datenbank; der Recorder führt den Verlauf.</translation>
+    </message>
+    <message>
+        <source>History recording resumed at %1.</source>
+        <translation>Verlaufsaufzeichnung um %1 fortgesetzt.</translation>
+    </message>
+    <message>
+        <source>History recording paused since %1: %2. Monitoring goes on; recording resumes by itself when the store can be written again.</source>
+        <translation>Verlaufsaufzeichnung pausiert seit %1: %2. Die Überwachung läuft weiter; die Aufzeichnung setzt von selbst wieder ein, sobald der Speicher wieder beschreibbar ist.</translation>
+    </message>
+    <message>
+        <source>History of this profile is recorded by its other window; this one shows what it records.</source>
+        <translation>Den Verlauf dieses Profils zeichnet sein anderes Fenster auf; dieses zeigt, was es aufzeichnet.</translation>
+    </message>
+    <message>
+        <source>A running `leasewatch record` (pid %1) watches this database: this window shows its live refreshes and what it records, without a connection of its own (--direct connects).</source>
+        <translation>Ein laufendes `leasewatch record` (PID %1) überwacht diese Datenbank: Dieses Fenster zeigt seine Live-Aktualisierungen und seine Aufzeichnung, ohne eigene Verbindung (--direct verbindet sich selbst).</translation>
+    </message>
+    <message>
+        <source>History is recorded by a running `leasewatch record` (pid %1); this window shows what it records.</source>
+        <translation>Der Verlauf wird von einem laufenden `leasewatch record` (PID %1) aufgezeichnet; dieses Fenster zeigt, was es aufzeichnet.</translation>
+    </message>
+    <message>
+        <source>History is not recorded: %1</source>
+        <translation>Der Verlauf wird nicht aufgezeichnet: %1</translation>
+    </message>
+    <message>
+        <source>Recorded history</source>
+        <translation>Aufgezeichneter Verlauf</translation>
+    </message>
+    <message>
+        <source>Lease history</source>
+        <translation>Lease-Verlauf</translation>
+    </message>
+    <message>
+        <source>%1 holds no recorded refresh</source>
+        <translation>%1 enthält keine aufgezeichnete Aktualisierung</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>%1 lässt sich nicht öffnen: %2</translation>
+    </message>
+    <message>
+        <source>%1 (recorded)</source>
+        <translation>%1 (aufgezeichnet)</translation>
+    </message>
+    <message>
+        <source>this console records no history</source>
+        <translation>diese Konsole zeichnet keinen Verlauf auf</translation>
+    </message>
+    <message>
+        <source>Last 15 minutes</source>
+        <translation>Letzte 15 Minuten</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>Letzte Stunde</translation>
+    </message>
+    <message>
+        <source>Last 24 hours</source>
+        <translation>Letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>Everything recorded</source>
+        <translation>Alles Aufgezeichnete</translation>
+    </message>
+    <message>
+        <source>Export incident bundle</source>
+        <translation>Incident-Bundle exportieren</translation>
+    </message>
+    <message>
+        <source>Time range:</source>
+        <translation>Zeitraum:</translation>
+    </message>
+    <message>
+        <source>Leasewatch bundles (*.lwbundle);;All files (*)</source>
+        <translation>Leasewatch-Bundles (*.lwbundle);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1 exportiert</translation>
+    </message>
+    <message>
+        <source>The bundle was not written: %1</source>
+        <translation>Das Bundle wurde nicht geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>Open incident bundle</source>
+        <translation>Incident-Bundle öffnen</translation>
+    </message>
+    <message>
+        <source>Leasewatch bundles (*.lwbundle *.sqlite);;All files (*)</source>
+        <translation>Leasewatch-Bundles (*.lwbundle *.sqlite);;Alle Dateien (*)</translation>
+    </message>
+</context>
+<context>
+    <name>lw::bouncer::PgBouncerPoolModel</name>
+    <message>
+        <source>A server connection of this transaction-pooled pool holds a session-level advisory lock: it leaks to the next client of that slot (an application bug).</source>
+        <translation>Eine Serververbindung dieses Pools im Transaktionsmodus hält eine Advisory-Sperre auf Sitzungsebene: Sie geht an den nächsten Client dieses Platzes über (ein Fehler der Anwendung).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n client(s) wait for a server connection: the pool is full.</source>
+        <translation>
+            <numerusform>%n Client wartet auf eine Serververbindung: Der Pool ist voll.</numerusform>
+            <numerusform>%n Clients warten auf eine Serververbindung: Der Pool ist voll.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — session lock on a transaction-pooled slot</source>
+        <translation>%1 — Sitzungssperre auf einem Platz im Transaktionsmodus</translation>
+    </message>
+    <message>
+        <source>cl_active: clients linked to a server connection</source>
+        <translation>cl_active: Clients, die mit einer Serververbindung verknüpft sind</translation>
+    </message>
+    <message>
+        <source>cl_waiting: clients that sent a query and wait for a server connection</source>
+        <translation>cl_waiting: Clients, die eine Anfrage gesendet haben und auf eine Serververbindung warten</translation>
+    </message>
+    <message>
+        <source>sv_active: server connections linked to a client</source>
+        <translation>sv_active: Serververbindungen, die mit einem Client verknüpft sind</translation>
+    </message>
+    <message>
+        <source>sv_idle: server connections idle and ready</source>
+        <translation>sv_idle: untätige, bereite Serververbindungen</translation>
+    </message>
+    <message>
+        <source>sv_used: server connections idle past server_check_delay (checked before reuse)</source>
+        <translation>sv_used: Serververbindungen, länger als server_check_delay untätig (vor erneuter Nutzung geprüft)</translation>
+    </message>
+    <message>
+        <source>pool_size from SHOW DATABASES: server connections per database/user pair</source>
+        <translation>pool_size aus SHOW DATABASES: Serververbindungen je Paar aus Datenbank und Benutzer</translation>
+    </message>
+    <message>
+        <source>maxwait: how long the oldest waiting client has waited</source>
+        <translation>maxwait: wie lange der älteste wartende Client schon wartet</translation>
+    </message>
+    <message>
+        <source>Server connections (by remote_pid) holding advisory locks on the monitored cluster</source>
+        <translation>Serververbindungen (nach remote_pid), die Advisory-Sperren auf dem überwachten Cluster halten</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>Datenbank</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>Pool mode</source>
+        <translation>Pool-Modus</translation>
+    </message>
+    <message>
+        <source>cl_active</source>
+        <translation>cl_active</translation>
+    </message>
+    <message>
+        <source>cl_waiting</source>
+        <translation>cl_waiting</translation>
+    </message>
+    <message>
+        <source>sv_active</source>
+        <translation>sv_active</translation>
+    </message>
+    <message>
+        <source>sv_idle</source>
+        <translation>sv_idle</translation>
+    </message>
+    <message>
+        <source>sv_used</source>
+        <translation>sv_used</translation>
+    </message>
+    <message>
+        <source>pool_size</source>
+        <translation>pool_size</translation>
+    </message>
+    <message>
+        <source>maxwait</source>
+        <translation>maxwait</translation>
+    </message>
+    <message>
+        <source>Slots holding locks</source>
+        <translation>Plätze mit Sperren</translation>
+    </message>
+</context>
+<context>
+    <name>lw::feed::FeedClient</name>
+    <message>
+        <source>the recorder&apos;s feed (%1)</source>
+        <translation>der Feed des Recorders (%1)</translation>
+    </message>
+    <message>
+        <source>it sent nothing for %1 s (the recorder is alive but does not answer)</source>
+        <translation>er hat %1 s lang nichts gesendet (der Recorder läuft, antwortet aber nicht)</translation>
+    </message>
+    <message>
+        <source>its token file %1 cannot be read (%2): copy the recorder&apos;s feed.token there, or name it with --token FILE</source>
+        <translation>seine Token-Datei %1 ist nicht lesbar (%2): Kopieren Sie die feed.token des Recorders dorthin oder nennen Sie sie mit --token DATEI</translation>
+    </message>
+    <message>
+        <source>the recorder closed it (it stopped, or was killed)</source>
+        <translation>der Recorder hat ihn geschlossen (er wurde beendet oder abgebrochen)</translation>
+    </message>
+    <message>
+        <source>no recorder answers there (connection refused)</source>
+        <translation>dort antwortet kein Recorder (Verbindung abgelehnt)</translation>
+    </message>
+    <message>
+        <source>no recorder answers there (it is not running)</source>
+        <translation>dort antwortet kein Recorder (er läuft nicht)</translation>
+    </message>
+    <message>
+        <source>it sent what is not a leasewatch feed</source>
+        <translation>er hat etwas gesendet, das kein Leasewatch-Feed ist</translation>
+    </message>
+    <message>
+        <source>it did not greet as a leasewatch recorder</source>
+        <translation>er hat sich nicht als Leasewatch-Recorder gemeldet</translation>
+    </message>
+    <message>
+        <source>the recorder (leasewatch %1) speaks feed protocol %2, this viewer (leasewatch %3) protocol %4: use the same leasewatch version for both</source>
+        <translation>der Recorder (Leasewatch %1) spricht Feed-Protokoll %2, dieser Betrachter (Leasewatch %3) Protokoll %4: Verwenden Sie für beide dieselbe Leasewatch-Version</translation>
+    </message>
+    <message>
+        <source>a refresh it sent did not decode</source>
+        <translation>eine gesendete Aktualisierung ließ sich nicht dekodieren</translation>
+    </message>
+    <message>
+        <source>the recorder said: %1</source>
+        <translation>der Recorder meldete: %1</translation>
+    </message>
+    <message>
+        <source>the live feed of `leasewatch record` cannot be read: %1</source>
+        <translation>der Live-Feed von `leasewatch record` ist nicht lesbar: %1</translation>
+    </message>
+    <message>
+        <source>the live feed of `leasewatch record` stopped: %1</source>
+        <translation>der Live-Feed von `leasewatch record` ist abgebrochen: %1</translation>
+    </message>
+    <message>
+        <source>This console reads `leasewatch record`&apos;s refreshes instead of connecting to the database, and reads them again by itself when the recorder is back. To watch the database directly, open it with --direct.</source>
+        <translation>Diese Konsole liest die Aktualisierungen von `leasewatch record`, statt sich mit der Datenbank zu verbinden, und liest sie von selbst wieder, sobald der Recorder zurück ist. Um die Datenbank direkt zu überwachen, öffnen Sie sie mit --direct.</translation>
+    </message>
+</context>
+<context>
+    <name>lw::feed::FeedServer</name>
+    <message>
+        <source>the recorder stopped</source>
+        <translation>der Recorder wurde beendet</translation>
+    </message>
+    <message>
+        <source>the live feed cannot listen at %1: %2</source>
+        <translation>der Live-Feed kann nicht auf %1 lauschen: %2</translation>
+    </message>
+    <message>
+        <source>no hello within 5 s</source>
+        <translation>keine Begrüßung innerhalb von 5 s</translation>
+    </message>
+    <message>
+        <source>not a leasewatch viewer</source>
+        <translation>kein Leasewatch-Betrachter</translation>
+    </message>
+    <message>
+        <source>this recorder (leasewatch %1) speaks feed protocol %2, the viewer (leasewatch %3) protocol %4: use the same leasewatch version for both</source>
+        <translation>dieser Recorder (Leasewatch %1) spricht Feed-Protokoll %2, der Betrachter (Leasewatch %3) Protokoll %4: Verwenden Sie für beide dieselbe Leasewatch-Version</translation>
+    </message>
+    <message>
+        <source>it read too slowly: %1 MB of refreshes were waiting for it</source>
+        <translation>er hat zu langsam gelesen: %1 MB an Aktualisierungen warteten auf ihn</translation>
+    </message>
+    <message>
+        <source>the feed&apos;s token file %1 cannot be written: %2; --serve needs it (free the disk, or fix the directory&apos;s permissions)</source>
+        <translation>die Token-Datei des Feeds %1 lässt sich nicht schreiben: %2; --serve braucht sie (schaffen Sie Platz auf dem Datenträger oder korrigieren Sie die Rechte des Verzeichnisses)</translation>
+    </message>
+    <message>
+        <source>the feed&apos;s token file %1 cannot be read: %2</source>
+        <translation>die Token-Datei des Feeds %1 ist nicht lesbar: %2</translation>
+    </message>
+    <message>
+        <source>the feed&apos;s token file %1 holds %2 bytes, too few to be a token: delete it and the recorder writes a new one (then give it to the viewers again)</source>
+        <translation>die Token-Datei des Feeds %1 enthält %2 Bytes, zu wenig für ein Token: Löschen Sie sie, dann schreibt der Recorder eine neue (geben Sie diese danach erneut an die Betrachter)</translation>
+    </message>
+    <message>
+        <source>the feed&apos;s token file %1 could be read by others: made owner-only (0600); give viewers a new one if others may have copied it (delete it and restart the recorder)</source>
+        <translation>die Token-Datei des Feeds %1 war für andere lesbar: jetzt nur für den Eigentümer (0600); geben Sie den Betrachtern ein neues Token, falls andere sie kopiert haben könnten (löschen Sie sie und starten Sie den Recorder neu)</translation>
+    </message>
+</context>
+<context>
+    <name>lw::feed::TcpFeedFront</name>
+    <message>
+        <source>no hello within 5 s</source>
+        <translation>keine Begrüßung innerhalb von 5 s</translation>
+    </message>
+    <message>
+        <source>the live feed cannot listen at %1:%2: %3</source>
+        <translation>der Live-Feed kann nicht auf %1:%2 lauschen: %3</translation>
+    </message>
+    <message>
+        <source>not a leasewatch viewer</source>
+        <translation>kein Leasewatch-Betrachter</translation>
+    </message>
+    <message>
+        <source>no token: this recorder&apos;s feed needs the token file it wrote (copy it to the viewer; leasewatch --token FILE)</source>
+        <translation>kein Token: Der Feed dieses Recorders braucht die Token-Datei, die er geschrieben hat (kopieren Sie sie zum Betrachter; leasewatch --token DATEI)</translation>
+    </message>
+    <message>
+        <source>wrong token: the viewer&apos;s token file is not this recorder&apos;s</source>
+        <translation>falsches Token: Die Token-Datei des Betrachters gehört nicht zu diesem Recorder</translation>
+    </message>
+    <message>
+        <source>this recorder records %1: name one (feed://HOST:PORT/NAME)</source>
+        <translation>dieser Recorder zeichnet %1 auf: Nennen Sie eine (feed://HOST:PORT/NAME)</translation>
+    </message>
+    <message>
+        <source>this recorder does not record %1; it records %2</source>
+        <translation>dieser Recorder zeichnet %1 nicht auf; er zeichnet %2 auf</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::AuditView</name>
+    <message>
+        <source>Audit log — operator actions</source>
+        <translation>Audit-Protokoll — Eingriffe von Operatoren</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ziel</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>DB role</source>
+        <translation>DB-Rolle</translation>
+    </message>
+    <message>
+        <source>OS user@host</source>
+        <translation>OS-Benutzer@Host</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>Datenbank</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
+    <message>
+        <source>The audit log is not available: %1</source>
+        <translation>Das Audit-Protokoll ist nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>none configured</source>
+        <translation>keines eingerichtet</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n record(s), newest first, in %1</source>
+        <translation>
+            <numerusform>%n Eintrag, neueste zuerst, in %1</numerusform>
+            <numerusform>%n Einträge, neueste zuerst, in %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::ChartPanel</name>
+    <message>
+        <source>total: %1 %2</source>
+        <translation>gesamt: %1 %2</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::FleetView</name>
+    <message>
+        <source>Leasewatch — databases</source>
+        <translation>Leasewatch — Datenbanken</translation>
+    </message>
+    <message>
+        <source>%1 database(s): %2 not answering, %3 with a critical finding, %4 with a warning, %5 fine, %6 not watched (no window, no recorder). Worst first; Enter or a double-click opens one.</source>
+        <translation>%1 Datenbank(en): %2 antworten nicht, %3 mit kritischem Befund, %4 mit Warnung, %5 in Ordnung, %6 nicht überwacht (kein Fenster, kein Recorder). Schlimmste zuerst; Eingabetaste oder Doppelklick öffnet eine.</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::ForceExpireDialog</name>
+    <message numerus="yes">
+        <source>Force-expire %n lease(s)</source>
+        <translation>
+            <numerusform>Ablauf von %n Lease erzwingen</numerusform>
+            <numerusform>Ablauf von %n Leases erzwingen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>(no holder)</source>
+        <translation>(kein Halter)</translation>
+    </message>
+    <message>
+        <source>host &lt;b&gt;%1&lt;/b&gt;, pid &lt;b&gt;%2&lt;/b&gt; &lt;span style=&apos;color:#757575&apos;&gt;(%3)&lt;/span&gt;</source>
+        <translation>Host &lt;b&gt;%1&lt;/b&gt;, PID &lt;b&gt;%2&lt;/b&gt; &lt;span style=&apos;color:#757575&apos;&gt;(%3)&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>host &lt;b&gt;%1&lt;/b&gt; &lt;span style=&apos;color:#757575&apos;&gt;(%2)&lt;/span&gt;</source>
+        <translation>Host &lt;b&gt;%1&lt;/b&gt; &lt;span style=&apos;color:#757575&apos;&gt;(%2)&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>expires in %1</source>
+        <translation>läuft ab in %1</translation>
+    </message>
+    <message>
+        <source>expired %1 ago</source>
+        <translation>abgelaufen vor %1</translation>
+    </message>
+    <message>
+        <source>Holder: %1&lt;br&gt;Taken at: %2&lt;br&gt;Expiry: %3&lt;/p&gt;</source>
+        <translation>Halter: %1&lt;br&gt;Genommen um: %2&lt;br&gt;Ablauf: %3&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;li&gt;speaks for dead: %1&lt;/li&gt;</source>
+        <translation>&lt;li&gt;spricht für tot: %1&lt;/li&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;li&gt;speaks for alive: %1&lt;/li&gt;</source>
+        <translation>&lt;li&gt;spricht für lebendig: %1&lt;/li&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;li&gt;unknown: %1&lt;/li&gt;</source>
+        <translation>&lt;li&gt;unbekannt: %1&lt;/li&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;li&gt;connected session from the holder&apos;s host: %1&lt;/li&gt;</source>
+        <translation>&lt;li&gt;verbundene Sitzung vom Host des Halters: %1&lt;/li&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p style=&apos;color:#616161&apos;&gt;Changed only if the holder and the expiry are still the ones shown (a renewal or a re-take since then fails it) and the lease has not expired yet.&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:#616161&apos;&gt;Nur geändert, wenn Halter und Ablauf noch die angezeigten sind (eine Erneuerung oder Neuübernahme seither lässt es scheitern) und die Lease noch nicht abgelaufen ist.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p style=&apos;color:#616161&apos;&gt;Changed only if the holder and the expiry are still the ones shown (a renewal since then means the holder is alive).&lt;/p&gt;</source>
+        <translation>&lt;p style=&apos;color:#616161&apos;&gt;Nur geändert, wenn Halter und Ablauf noch die angezeigten sind (eine Erneuerung seither heißt: Der Halter lebt).&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Each lock is %1.</source>
+        <translation>Jede Sperre ist %1.</translation>
+    </message>
+    <message>
+        <source>Each lease&apos;s expiry is set to the server&apos;s now(); the row stays.</source>
+        <translation>Der Ablauf jeder Lease wird auf now() des Servers gesetzt; die Zeile bleibt.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What will follow.&lt;/b&gt; %1 Another instance may take the lease at its next attempt. If the old holder is still running it may keep working, so &lt;b&gt;the work may run twice&lt;/b&gt;: this lease scheme has no fencing token. Nothing is retried: each lease is tried once and you see what happened.</source>
+        <translation>&lt;b&gt;Was folgt.&lt;/b&gt; %1 Eine andere Instanz kann die Lease bei ihrem nächsten Versuch nehmen. Läuft der alte Halter noch, arbeitet er womöglich weiter, also &lt;b&gt;kann die Arbeit doppelt laufen&lt;/b&gt;: Dieses Lease-Schema hat kein Fencing-Token. Nichts wird wiederholt: Jede Lease wird einmal versucht, und Sie sehen, was geschah.</translation>
+    </message>
+    <message numerus="yes">
+        <source>I understand the holder of %n lease(s) looks alive and its work may run twice</source>
+        <translation>
+            <numerusform>Mir ist klar, dass der Halter von %n Lease lebendig wirkt und seine Arbeit doppelt laufen kann</numerusform>
+            <numerusform>Mir ist klar, dass der Halter von %n Leases lebendig wirkt und seine Arbeit doppelt laufen kann</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>I understand a writer&apos;s clock runs at least %1 behind the server&apos;s: its lease may only look expired while its holder still renews</source>
+        <translation>Mir ist klar, dass die Uhr eines Schreibers mindestens %1 hinter der des Servers geht: Seine Lease wirkt vielleicht nur abgelaufen, während ihr Halter sie noch erneuert</translation>
+    </message>
+    <message>
+        <source>Tick the confirmation above: a holder looks alive</source>
+        <translation>Bestätigen Sie oben: Ein Halter wirkt lebendig</translation>
+    </message>
+    <message>
+        <source>Tick the confirmation above: a writer&apos;s clock runs behind</source>
+        <translation>Bestätigen Sie oben: Die Uhr eines Schreibers geht nach</translation>
+    </message>
+    <message>
+        <source>Sent; waiting for the server (bounded by lock_timeout and statement_timeout)…</source>
+        <translation>Gesendet; warte auf den Server (begrenzt durch lock_timeout und statement_timeout)…</translation>
+    </message>
+    <message>
+        <source> &lt;i&gt;(recorded in the server-side audit table)&lt;/i&gt;</source>
+        <translation> &lt;i&gt;(in der serverseitigen Audit-Tabelle vermerkt)&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>%1 of %2 lease(s) expired. Recorded in the audit log.</source>
+        <translation>%1 von %2 Lease(s) abgelaufen. Im Audit-Protokoll vermerkt.</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::LeaseActions</name>
+    <message>
+        <source>Operator mode is off for this connection profile: the console sends no writes. Start with --operator to force-expire leases (on a separate connection; monitoring stays read-only).</source>
+        <translation>Der Operatormodus ist für dieses Verbindungsprofil aus: Die Konsole schreibt nichts. Starten Sie mit --operator, um den Ablauf von Leases zu erzwingen (über eine eigene Verbindung; die Überwachung bleibt nur lesend).</translation>
+    </message>
+    <message>
+        <source>Force-expire…</source>
+        <translation>Ablauf erzwingen…</translation>
+    </message>
+    <message>
+        <source>Set the selected leases&apos; expiry to the server&apos;s now() (compare-and-set)</source>
+        <translation>Den Ablauf der gewählten Leases auf now() des Servers setzen (Compare-and-Set)</translation>
+    </message>
+    <message>
+        <source>Audit log…</source>
+        <translation>Audit-Protokoll…</translation>
+    </message>
+    <message>
+        <source>Create server-side audit table…</source>
+        <translation>Serverseitige Audit-Tabelle anlegen…</translation>
+    </message>
+    <message>
+        <source>OPERATOR MODE</source>
+        <translation>OPERATORMODUS</translation>
+    </message>
+    <message>
+        <source>Writes are allowed from this console (force-expire), on a separate short-lived connection; every action is recorded in the audit log.</source>
+        <translation>Diese Konsole darf schreiben (Ablauf erzwingen), über eine eigene kurzlebige Verbindung; jede Aktion wird im Audit-Protokoll vermerkt.</translation>
+    </message>
+    <message>
+        <source>A force-expire is running</source>
+        <translation>Ein erzwungener Ablauf läuft</translation>
+    </message>
+    <message>
+        <source>Select one or more leases to force-expire</source>
+        <translation>Wählen Sie eine oder mehrere Leases, deren Ablauf erzwungen werden soll</translation>
+    </message>
+    <message>
+        <source>Force-expire the selected leases (asks for confirmation first)</source>
+        <translation>Ablauf der gewählten Leases erzwingen (fragt zuerst nach Bestätigung)</translation>
+    </message>
+    <message>
+        <source>The connection profile names no server-side audit table</source>
+        <translation>Das Verbindungsprofil nennt keine serverseitige Audit-Tabelle</translation>
+    </message>
+    <message>
+        <source>CREATE TABLE IF NOT EXISTS %1 on the monitored database</source>
+        <translation>CREATE TABLE IF NOT EXISTS %1 auf der überwachten Datenbank</translation>
+    </message>
+    <message>
+        <source>The selection spans %1 and %2: force-expire the leases of one table at a time.</source>
+        <translation>Die Auswahl umfasst %1 und %2: Erzwingen Sie den Ablauf für die Leases je einer Tabelle.</translation>
+    </message>
+    <message>
+        <source>Force-expire is not offered for %1 (%2). %3</source>
+        <translation>Für %1 (%2) wird kein erzwungener Ablauf angeboten. %3</translation>
+    </message>
+    <message>
+        <source>Force-expire</source>
+        <translation>Ablauf erzwingen</translation>
+    </message>
+    <message>
+        <source>
+
+WARNING: the local audit log could not record this: %1</source>
+        <translation>
+
+WARNUNG: Das lokale Audit-Protokoll konnte dies nicht vermerken: %1</translation>
+    </message>
+    <message>
+        <source>no audit log configured</source>
+        <translation>kein Audit-Protokoll eingerichtet</translation>
+    </message>
+    <message>
+        <source>Create server-side audit table</source>
+        <translation>Serverseitige Audit-Tabelle anlegen</translation>
+    </message>
+    <message>
+        <source>Create the table %1 on the monitored database (if it does not exist)?
+
+Columns: id, at, db_role, application_name, client_addr, os_user, os_host, action, target, before (jsonb), after (jsonb), outcome.
+Force-expire then writes its record there in the same transaction as the change.</source>
+        <translation>Die Tabelle %1 auf der überwachten Datenbank anlegen (falls sie fehlt)?
+
+Spalten: id, at, db_role, application_name, client_addr, os_user, os_host, action, target, before (jsonb), after (jsonb), outcome.
+Ein erzwungener Ablauf schreibt seinen Eintrag dann dort, in derselben Transaktion wie die Änderung.</translation>
+    </message>
+    <message>
+        <source>Server-side audit table</source>
+        <translation>Serverseitige Audit-Tabelle</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::LeaseTimelineView</name>
+    <message>
+        <source>Lease:</source>
+        <translation>Lease:</translation>
+    </message>
+    <message>
+        <source>Every lease over the last recorded hour (the first %1 of %2); click one for its events.</source>
+        <translation>Jede Lease in der letzten aufgezeichneten Stunde (die ersten %1 von %2); ein Klick zeigt ihre Ereignisse.</translation>
+    </message>
+    <message>
+        <source>Every lease over the last recorded hour; click one for its events.</source>
+        <translation>Jede Lease in der letzten aufgezeichneten Stunde; ein Klick zeigt ihre Ereignisse.</translation>
+    </message>
+    <message>
+        <source>Nothing recorded for %1.</source>
+        <translation>Für %1 ist nichts aufgezeichnet.</translation>
+    </message>
+    <message>
+        <source>%1 holder(s), %2 renewal(s), %3 takeover(s), %4 forced expiry(ies). Server time.</source>
+        <translation>%1 Halter, %2 Erneuerung(en), %3 Übernahme(n), %4 erzwungene(r) Ablauf/Abläufe. Serverzeit.</translation>
+    </message>
+    <message>
+        <source>Shaded rows were recorded by the recorder before this window opened at %1.</source>
+        <translation>Schattierte Zeilen hat der Recorder aufgezeichnet, bevor dieses Fenster um %1 geöffnet wurde.</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::LeasesView</name>
+    <message>
+        <source>Filter by lease name or holder…</source>
+        <translation>Nach Lease-Name oder Halter filtern…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No lease table&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Keine Lease-Tabelle&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>1 lease</source>
+        <translation>1 Lease</translation>
+    </message>
+    <message>
+        <source>%1 leases</source>
+        <translation>%1 Leases</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Leases&lt;/b&gt; — &lt;span style=&apos;color:#9e9e9e&apos;&gt;%1&lt;/span&gt;</source>
+        <translation>&lt;b&gt;Leases&lt;/b&gt; — &lt;span style=&apos;color:#9e9e9e&apos;&gt;%1&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>not read</source>
+        <translation>nicht gelesen</translation>
+    </message>
+    <message>
+        <source>nothing read yet</source>
+        <translation>noch nichts gelesen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Reading %1 leases…&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Lese %1 Leases…&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source> &lt;span style=&apos;color:#757575&apos;&gt;(%1 more loading)&lt;/span&gt;</source>
+        <translation> &lt;span style=&apos;color:#757575&apos;&gt;(%1 weitere werden geladen)&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>in %1 tables</source>
+        <translation>in %1 Tabellen</translation>
+    </message>
+    <message>
+        <source>Found, not read: %1</source>
+        <translation>Gefunden, nicht gelesen: %1</translation>
+    </message>
+    <message>
+        <source>The leases table could not be read: %1</source>
+        <translation>Die Lease-Tabelle ließ sich nicht lesen: %1</translation>
+    </message>
+    <message>
+        <source>Leases (a table not read)</source>
+        <translation>Leases (eine Tabelle nicht gelesen)</translation>
+    </message>
+    <message>
+        <source>Leases (not read)</source>
+        <translation>Leases (nicht gelesen)</translation>
+    </message>
+    <message>
+        <source>Leases (%1 stale)</source>
+        <translation>Leases (%1 verwaist)</translation>
+    </message>
+    <message>
+        <source>Leases (%1 need attention)</source>
+        <translation>Leases (%1 brauchen Aufmerksamkeit)</translation>
+    </message>
+    <message>
+        <source>Leases</source>
+        <translation>Leases</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::LocksView</name>
+    <message>
+        <source>&lt;b&gt;Advisory locks&lt;/b&gt; — &lt;span style=&apos;color:#9e9e9e&apos;&gt;nothing read yet&lt;/span&gt;</source>
+        <translation>&lt;b&gt;Advisory-Sperren&lt;/b&gt; — &lt;span style=&apos;color:#9e9e9e&apos;&gt;noch nichts gelesen&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>Show locks of all databases</source>
+        <translation>Sperren aller Datenbanken zeigen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Lock waits&lt;/b&gt; — root blockers first, the sessions waiting behind them below</source>
+        <translation>&lt;b&gt;Wartende Sperren&lt;/b&gt; — zuerst die Auslöser, darunter die Sitzungen, die hinter ihnen warten</translation>
+    </message>
+    <message>
+        <source>Cancel query of this backend…</source>
+        <translation>Anfrage dieses Backends abbrechen…</translation>
+    </message>
+    <message>
+        <source>Terminate this backend…</source>
+        <translation>Dieses Backend beenden…</translation>
+    </message>
+    <message>
+        <source>Operator mode is off for this profile: the console sends no signal or write.</source>
+        <translation>Der Operatormodus ist für dieses Profil aus: Die Konsole sendet weder Signale noch Schreibzugriffe.</translation>
+    </message>
+    <message>
+        <source>Terminate backend</source>
+        <translation>Backend beenden</translation>
+    </message>
+    <message>
+        <source>Cancel query</source>
+        <translation>Anfrage abbrechen</translation>
+    </message>
+    <message>
+        <source>
+
+Proceed?</source>
+        <translation>
+
+Fortfahren?</translation>
+    </message>
+    <message>
+        <source>sent, no answer yet</source>
+        <translation>gesendet, noch keine Antwort</translation>
+    </message>
+    <message>
+        <source>as of %1, not live</source>
+        <translation>Stand %1, nicht live</translation>
+    </message>
+    <message>
+        <source>not live</source>
+        <translation>nicht live</translation>
+    </message>
+    <message>
+        <source>Advisory locks &amp;&amp; sessions</source>
+        <translation>Advisory-Sperren &amp;&amp; Sitzungen</translation>
+    </message>
+    <message>
+        <source>Advisory locks &amp;&amp; sessions (1 finding)</source>
+        <translation>Advisory-Sperren &amp;&amp; Sitzungen (1 Befund)</translation>
+    </message>
+    <message>
+        <source>Advisory locks &amp;&amp; sessions (%1 findings)</source>
+        <translation>Advisory-Sperren &amp;&amp; Sitzungen (%1 Befunde)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, %2 waiting · %3 sessions waiting on locks · lock table %4 of ~%5 entries</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, %2 wartend · %3 Sitzungen warten auf Sperren · Sperrtabelle %4 von ~%5 Einträgen</translation>
+    </message>
+    <message>
+        <source>1 advisory lock held</source>
+        <translation>1 Advisory-Sperre gehalten</translation>
+    </message>
+    <message>
+        <source>%1 advisory locks held</source>
+        <translation>%1 Advisory-Sperren gehalten</translation>
+    </message>
+    <message>
+        <source>Role &lt;b&gt;%1&lt;/b&gt; lacks pg_monitor: for other roles&apos; sessions the query, state, client address and wait event are hidden (&amp;lt;insufficient privilege&amp;gt;). Fix: &lt;code&gt;GRANT pg_monitor TO %1;&lt;/code&gt;</source>
+        <translation>Der Rolle &lt;b&gt;%1&lt;/b&gt; fehlt pg_monitor: Bei Sitzungen anderer Rollen sind Anfrage, Zustand, Client-Adresse und Warteereignis verborgen (&amp;lt;insufficient privilege&amp;gt;). Abhilfe: &lt;code&gt;GRANT pg_monitor TO %1;&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;pg_locks not read&lt;/b&gt;, the locks below are %1 s old — %2</source>
+        <translation>&lt;b&gt;pg_locks nicht gelesen&lt;/b&gt;, die Sperren unten sind %1 s alt — %2</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::MainWindow</name>
+    <message>
+        <source>Overview</source>
+        <translation>Überblick</translation>
+    </message>
+    <message>
+        <source>Leases</source>
+        <translation>Leases</translation>
+    </message>
+    <message>
+        <source>Pool occupancy</source>
+        <translation>Pool-Belegung</translation>
+    </message>
+    <message>
+        <source>Overview (%1)</source>
+        <translation>Überblick (%1)</translation>
+    </message>
+    <message>
+        <source>Leasewatch — %1 — %2 — via recorder</source>
+        <translation>Leasewatch — %1 — %2 — über Recorder</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Profiles… (open another database)</source>
+        <translation>&amp;Profile… (weitere Datenbank öffnen)</translation>
+    </message>
+    <message>
+        <source>&amp;Databases at a glance…</source>
+        <translation>Datenbanken im &amp;Überblick…</translation>
+    </message>
+    <message>
+        <source>&amp;Export incident bundle…</source>
+        <translation>Incident-Bundle &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Browse recorded history</source>
+        <translation>Aufgezeichneten &amp;Verlauf durchsehen</translation>
+    </message>
+    <message>
+        <source>Open incident &amp;bundle…</source>
+        <translation>Incident-&amp;Bundle öffnen…</translation>
+    </message>
+    <message>
+        <source>&amp;Close window</source>
+        <translation>Fenster &amp;schließen</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Pause refreshing</source>
+        <translation>Aktualisierung &amp;pausieren</translation>
+    </message>
+    <message>
+        <source>&amp;Filter leases</source>
+        <translation>Leases &amp;filtern</translation>
+    </message>
+    <message>
+        <source>&amp;Leases</source>
+        <translation>&amp;Leases</translation>
+    </message>
+    <message>
+        <source>&amp;Sessions</source>
+        <translation>&amp;Sitzungen</translation>
+    </message>
+    <message>
+        <source>Leasewatch</source>
+        <translation>Leasewatch</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Leasewatch</source>
+        <translation>&amp;Über Leasewatch</translation>
+    </message>
+    <message>
+        <source>PostgreSQL %1 · database %2 · user %3</source>
+        <translation>PostgreSQL %1 · Datenbank %2 · Benutzer %3</translation>
+    </message>
+    <message>
+        <source>last refresh %1 · %2 ms · %3%4 kB</source>
+        <translation>letzte Aktualisierung %1 · %2 ms · %3%4 kB</translation>
+    </message>
+    <message>
+        <source>kB: bytes received for this refresh, as counted on the TCP socket</source>
+        <translation>kB: für diese Aktualisierung empfangene Bytes, am TCP-Socket gezählt</translation>
+    </message>
+    <message>
+        <source>kB: size of this refresh&apos;s results in memory (over a Unix socket the bytes received are not counted)</source>
+        <translation>kB: Größe der Ergebnisse dieser Aktualisierung im Speicher (über einen Unix-Socket werden die empfangenen Bytes nicht gezählt)</translation>
+    </message>
+    <message>
+        <source> · every %1 s, stretched from %2 s by the footprint budget</source>
+        <translation> · alle %1 s, vom Lastbudget gestreckt von %2 s</translation>
+    </message>
+    <message>
+        <source>
+Refreshes are stretched by the footprint budget: one takes %1 ms of server time and the console may use %2 % of it, so it refreshes every %3 s instead of every %4 s.</source>
+        <translation>
+Die Aktualisierungen werden vom Lastbudget gestreckt: Eine kostet %1 ms Serverzeit, und die Konsole darf %2 % davon beanspruchen, daher aktualisiert sie alle %3 s statt alle %4 s.</translation>
+    </message>
+    <message>
+        <source> · every %1 s, server ≤ %2 ms/refresh</source>
+        <translation> · alle %1 s, Server ≤ %2 ms/Aktualisierung</translation>
+    </message>
+    <message>
+        <source> · pg_locks not read: locked by another session (%1 s old)</source>
+        <translation> · pg_locks nicht gelesen: von einer anderen Sitzung gesperrt (%1 s alt)</translation>
+    </message>
+    <message>
+        <source> · pg_locks read every %1 refreshes (%2 rows, %3 s old)</source>
+        <translation> · pg_locks alle %1 Aktualisierungen gelesen (%2 Zeilen, %3 s alt)</translation>
+    </message>
+    <message>
+        <source>connecting…</source>
+        <translation>verbinde…</translation>
+    </message>
+    <message>
+        <source>● connected, paused</source>
+        <translation>● verbunden, pausiert</translation>
+    </message>
+    <message>
+        <source>● connected</source>
+        <translation>● verbunden</translation>
+    </message>
+    <message>
+        <source>● via recorder (pid %1), paused</source>
+        <translation>● über Recorder (PID %1), pausiert</translation>
+    </message>
+    <message>
+        <source>● via recorder (pid %1)</source>
+        <translation>● über Recorder (PID %1)</translation>
+    </message>
+    <message>
+        <source> · refresh %1 s old</source>
+        <translation> · Aktualisierung %1 s alt</translation>
+    </message>
+    <message>
+        <source>✖ disconnected since %1 — retrying in %2 s — %3</source>
+        <translation>✖ getrennt seit %1 — neuer Versuch in %2 s — %3</translation>
+    </message>
+    <message>
+        <source>■ recorded, offline</source>
+        <translation>■ aufgezeichnet, offline</translation>
+    </message>
+    <message>
+        <source>About Leasewatch</source>
+        <translation>Über Leasewatch</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Leasewatch %1&lt;/b&gt;&lt;br&gt;Live console for PostgreSQL leases, advisory locks and connection pools.&lt;br&gt;Licensed under GPL-3.0-or-later (Qt Charts is GPL-3).</source>
+        <translation>&lt;b&gt;Leasewatch %1&lt;/b&gt;&lt;br&gt;Live-Konsole für PostgreSQL-Leases, Advisory-Sperren und Verbindungspools.&lt;br&gt;Lizenziert unter GPL-3.0-or-later (Qt Charts steht unter GPL-3).</translation>
+    </message>
+    <message>
+        <source>ALERT: %1</source>
+        <translation>ALARM: %1</translation>
+    </message>
+    <message>
+        <source>alert cleared at %1: %2</source>
+        <translation>Alarm um %1 aufgehoben: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Sprache</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>Wie das System</translation>
+    </message>
+    <message>
+        <source>The language changes when Leasewatch starts again.</source>
+        <translation>Die Sprache wechselt beim nächsten Start von Leasewatch.</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::OverviewView</name>
+    <message>
+        <source>Show details</source>
+        <translation>Details zeigen</translation>
+    </message>
+    <message>
+        <source>disconnected</source>
+        <translation>getrennt</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>nicht verbunden</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>verbinde</translation>
+    </message>
+    <message>
+        <source>not answering</source>
+        <translation>antwortet nicht</translation>
+    </message>
+    <message>
+        <source>reconnecting</source>
+        <translation>verbinde neu</translation>
+    </message>
+    <message>
+        <source>refresh failed</source>
+        <translation>Aktualisierung fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>reading the leases</source>
+        <translation>lese die Leases</translation>
+    </message>
+    <message>
+        <source>no finding, pg_locks not read</source>
+        <translation>kein Befund, pg_locks nicht gelesen</translation>
+    </message>
+    <message>
+        <source>recorded: no finding</source>
+        <translation>aufgezeichnet: kein Befund</translation>
+    </message>
+    <message>
+        <source>all clear</source>
+        <translation>alles in Ordnung</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:15pt; color:#c62828&apos;&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/span&gt; — %2 %3</source>
+        <translation>&lt;span style=&apos;font-size:15pt; color:#c62828&apos;&gt;&lt;b&gt;%1&lt;/b&gt;&lt;/span&gt; — %2 %3</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>Getrennt</translation>
+    </message>
+    <message>
+        <source>Not answering</source>
+        <translation>Antwortet nicht</translation>
+    </message>
+    <message>
+        <source>The findings below are as of %1, the last answer.</source>
+        <translation>Die Befunde unten sind vom Stand %1, der letzten Antwort.</translation>
+    </message>
+    <message>
+        <source>Nothing was wrong at the last answer (%1).</source>
+        <translation>Bei der letzten Antwort (%1) war nichts auffällig.</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:15pt; color:#c62828&apos;&gt;&lt;b&gt;Disconnected&lt;/b&gt;&lt;/span&gt; since %2 — %1 What follows is data from before the connection was lost.</source>
+        <translation>&lt;span style=&apos;font-size:15pt; color:#c62828&apos;&gt;&lt;b&gt;Getrennt&lt;/b&gt;&lt;/span&gt; seit %2 — %1 Was folgt, sind Daten von vor dem Verbindungsverlust.</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:15pt; color:#c62828&apos;&gt;&lt;b&gt;Not connected&lt;/b&gt;&lt;/span&gt; — %1 Nothing has been read from this database yet; the console keeps trying.</source>
+        <translation>&lt;span style=&apos;font-size:15pt; color:#c62828&apos;&gt;&lt;b&gt;Nicht verbunden&lt;/b&gt;&lt;/span&gt; — %1 Von dieser Datenbank wurde noch nichts gelesen; die Konsole versucht es weiter.</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:15pt; color:#e08200&apos;&gt;&lt;b&gt;Refresh failed&lt;/b&gt;&lt;/span&gt; — %1 What follows is from the last good refresh.</source>
+        <translation>&lt;span style=&apos;font-size:15pt; color:#e08200&apos;&gt;&lt;b&gt;Aktualisierung fehlgeschlagen&lt;/b&gt;&lt;/span&gt; — %1 Was folgt, stammt von der letzten gelungenen Aktualisierung.</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:15pt&apos;&gt;Connecting…&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;font-size:15pt&apos;&gt;Verbinde…&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:15pt&apos;&gt;Reading the leases…&lt;/span&gt; — a large table: their findings follow once every row is in (the Leases page counts them in). The window answers meanwhile.</source>
+        <translation>&lt;span style=&apos;font-size:15pt&apos;&gt;Lese die Leases…&lt;/span&gt; — eine große Tabelle: Ihre Befunde folgen, sobald jede Zeile da ist (die Seite Leases zählt mit). Das Fenster reagiert währenddessen.</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:15pt; color:#e08200&apos;&gt;&lt;b&gt;No finding, pg_locks not read&lt;/b&gt;&lt;/span&gt; — the locks judged are %1 s old: %2</source>
+        <translation>&lt;span style=&apos;font-size:15pt; color:#e08200&apos;&gt;&lt;b&gt;Kein Befund, pg_locks nicht gelesen&lt;/b&gt;&lt;/span&gt; — die beurteilten Sperren sind %1 s alt: %2</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:15pt; color:#2e7d32&apos;&gt;&lt;b&gt;✔ All clear&lt;/b&gt;&lt;/span&gt; — leases renewed in time, no pinned pool, no lock waits past their thresholds.</source>
+        <translation>&lt;span style=&apos;font-size:15pt; color:#2e7d32&apos;&gt;&lt;b&gt;✔ Alles in Ordnung&lt;/b&gt;&lt;/span&gt; — Leases rechtzeitig erneuert, kein blockierter Pool, kein Warten auf Sperren über den Schwellen.</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:15pt; color:#2e7d32&apos;&gt;&lt;b&gt;✔ All clear&lt;/b&gt;&lt;/span&gt; — no lease table in this database (see Leases), no pinned pool, no lock waits past their thresholds.</source>
+        <translation>&lt;span style=&apos;font-size:15pt; color:#2e7d32&apos;&gt;&lt;b&gt;✔ Alles in Ordnung&lt;/b&gt;&lt;/span&gt; — keine Lease-Tabelle in dieser Datenbank (siehe Leases), kein blockierter Pool, kein Warten auf Sperren über den Schwellen.</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;font-size:15pt; color:%1&apos;&gt;&lt;b&gt;%2 %3&lt;/b&gt;&lt;/span&gt;%4 — worst first. Enter opens the detail.</source>
+        <translation>&lt;span style=&apos;font-size:15pt; color:%1&apos;&gt;&lt;b&gt;%2 %3&lt;/b&gt;&lt;/span&gt;%4 — Schlimmste zuerst. Die Eingabetaste öffnet die Einzelheiten.</translation>
+    </message>
+    <message>
+        <source>Force-expire…</source>
+        <translation>Ablauf erzwingen…</translation>
+    </message>
+    <message>
+        <source>Terminate one…</source>
+        <translation>Eine beenden…</translation>
+    </message>
+    <message>
+        <source>Terminate pid %1…</source>
+        <translation>PID %1 beenden…</translation>
+    </message>
+    <message>
+        <source>Cancel pid %1…</source>
+        <translation>PID %1 abbrechen…</translation>
+    </message>
+    <message>
+        <source>Operator mode is off for this profile.</source>
+        <translation>Der Operatormodus ist für dieses Profil aus.</translation>
+    </message>
+    <message>
+        <source>Select a finding (arrow keys) for its detail.</source>
+        <translation>Wählen Sie einen Befund (Pfeiltasten), um Einzelheiten zu sehen.</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::PgBouncerView</name>
+    <message>
+        <source>Server connections holding advisory locks (SHOW SERVERS.remote_pid × pg_locks)</source>
+        <translation>Serververbindungen mit Advisory-Sperren (SHOW SERVERS.remote_pid × pg_locks)</translation>
+    </message>
+    <message>
+        <source>Connecting to PgBouncer&apos;s admin console…</source>
+        <translation>Verbinde mit der Admin-Konsole von PgBouncer…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %n pool(s), %2 server connection(s); refreshed at %3</source>
+        <translation>
+            <numerusform>%1 — %n Pool, %2 Serververbindung(en); aktualisiert um %3</numerusform>
+            <numerusform>%1 — %n Pools, %2 Serververbindung(en); aktualisiert um %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>PgBouncer</source>
+        <translation>PgBouncer</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;PgBouncer unreachable&lt;/b&gt;: %1%2</source>
+        <translation>&lt;b&gt;PgBouncer nicht erreichbar&lt;/b&gt;: %1%2</translation>
+    </message>
+    <message>
+        <source> — showing the data of %1</source>
+        <translation> — zeige die Daten von %1</translation>
+    </message>
+    <message>
+        <source>No server connection of PgBouncer holds an advisory lock.</source>
+        <translation>Keine Serververbindung von PgBouncer hält eine Advisory-Sperre.</translation>
+    </message>
+    <message>
+        <source>What usually fixes it: </source>
+        <translation>Was meist hilft: </translation>
+    </message>
+    <message>
+        <source>connections</source>
+        <translation>Verbindungen</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::PoolView</name>
+    <message>
+        <source>Client instance (address + application)</source>
+        <translation>Client-Instanz (Adresse + Anwendung)</translation>
+    </message>
+    <message>
+        <source>Application name</source>
+        <translation>Anwendungsname</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>Datenbank</translation>
+    </message>
+    <message>
+        <source>Group by:</source>
+        <translation>Gruppieren nach:</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Zeigen:</translation>
+    </message>
+    <message>
+        <source>Last 5 min</source>
+        <translation>Letzte 5 Min.</translation>
+    </message>
+    <message>
+        <source>Last hour</source>
+        <translation>Letzte Stunde</translation>
+    </message>
+    <message>
+        <source>Since start</source>
+        <translation>Seit dem Start</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>Stop following the live edge to look back (drag the time bar); sampling goes on.</source>
+        <translation>Nicht mehr dem Live-Rand folgen, um zurückzuschauen (Zeitleiste ziehen); die Messung läuft weiter.</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>PNG exportieren…</translation>
+    </message>
+    <message>
+        <source>Save the chart on screen as a PNG image.</source>
+        <translation>Das angezeigte Diagramm als PNG-Bild speichern.</translation>
+    </message>
+    <message>
+        <source>Cluster limits now</source>
+        <translation>Cluster-Grenzen jetzt</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Connections&lt;/b&gt; (max_connections − reserved slots)</source>
+        <translation>&lt;b&gt;Verbindungen&lt;/b&gt; (max_connections − reservierte Plätze)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Shared lock table&lt;/b&gt; (≈ nominal capacity; exhausted → ERROR 53200 out of shared memory)</source>
+        <translation>&lt;b&gt;Gemeinsame Sperrtabelle&lt;/b&gt; (≈ Nennkapazität; erschöpft → ERROR 53200 out of shared memory)</translation>
+    </message>
+    <message>
+        <source>Select a group</source>
+        <translation>Wählen Sie eine Gruppe</translation>
+    </message>
+    <message>
+        <source>connections</source>
+        <translation>Verbindungen</translation>
+    </message>
+    <message>
+        <source>Connections per group against the cluster budget</source>
+        <translation>Verbindungen je Gruppe gegenüber dem Budget des Clusters</translation>
+    </message>
+    <message>
+        <source>Shared lock-table entries against the nominal capacity (≈, a floor)</source>
+        <translation>Einträge der gemeinsamen Sperrtabelle gegenüber der Nennkapazität (≈, eine Untergrenze)</translation>
+    </message>
+    <message>
+        <source>entries</source>
+        <translation>Einträge</translation>
+    </message>
+    <message>
+        <source>Lock trouble: sessions waiting on locks, deadlocks per minute</source>
+        <translation>Sperrprobleme: auf Sperren wartende Sitzungen, Deadlocks pro Minute</translation>
+    </message>
+    <message>
+        <source>advisory locks</source>
+        <translation>Advisory-Sperren</translation>
+    </message>
+    <message>
+        <source>other shared-table locks</source>
+        <translation>andere Sperren der gemeinsamen Tabelle</translation>
+    </message>
+    <message>
+        <source>≈ nominal capacity</source>
+        <translation>≈ Nennkapazität</translation>
+    </message>
+    <message>
+        <source>sessions waiting on a lock</source>
+        <translation>auf eine Sperre wartende Sitzungen</translation>
+    </message>
+    <message>
+        <source>deadlocks in the last minute</source>
+        <translation>Deadlocks in der letzten Minute</translation>
+    </message>
+    <message>
+        <source>Selected group</source>
+        <translation>Gewählte Gruppe</translation>
+    </message>
+    <message>
+        <source>Connections vs budget</source>
+        <translation>Verbindungen vs. Budget</translation>
+    </message>
+    <message>
+        <source>Lock table</source>
+        <translation>Sperrtabelle</translation>
+    </message>
+    <message>
+        <source>Lock waits &amp;&amp; deadlocks</source>
+        <translation>Sperr-Wartezeiten &amp;&amp; Deadlocks</translation>
+    </message>
+    <message>
+        <source>Drag to look back in time (pauses the view).</source>
+        <translation>Ziehen, um in der Zeit zurückzuschauen (hält die Ansicht an).</translation>
+    </message>
+    <message>
+        <source>window opened %1</source>
+        <translation>Fenster geöffnet %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 connections (%3 %)</source>
+        <translation>%1 von %2 Verbindungen (%3 %)</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3 %)</source>
+        <translation>%1: %2 (%3 %)</translation>
+    </message>
+    <message>
+        <source>No client connections.</source>
+        <translation>Keine Client-Verbindungen.</translation>
+    </message>
+    <message>
+        <source>Largest: %1</source>
+        <translation>Größte: %1</translation>
+    </message>
+    <message>
+        <source>≈ %1 % — %2 of ≈ %3 entries</source>
+        <translation>≈ %1 % — %2 von ≈ %3 Einträgen</translation>
+    </message>
+    <message>
+        <source>%1 of them advisory locks. The nominal capacity is a floor: the server usually fits somewhat more.</source>
+        <translation>davon %1 Advisory-Sperren. Die Nennkapazität ist eine Untergrenze: Meist passt etwas mehr hinein.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Lock trouble:&lt;/b&gt; %1 session(s) waiting on a lock · %2 deadlock(s) in the last minute%3</source>
+        <translation>&lt;b&gt;Sperrprobleme:&lt;/b&gt; %1 Sitzung(en) warten auf eine Sperre · %2 Deadlock(s) in der letzten Minute%3</translation>
+    </message>
+    <message>
+        <source> (statistics were reset)</source>
+        <translation> (Statistiken wurden zurückgesetzt)</translation>
+    </message>
+    <message>
+        <source>Follow live</source>
+        <translation>Live folgen</translation>
+    </message>
+    <message>
+        <source>❚❚ paused view %1–%2</source>
+        <translation>❚❚ angehaltene Ansicht %1–%2</translation>
+    </message>
+    <message>
+        <source>❚❚ paused view %1–%2 (still sampling)</source>
+        <translation>❚❚ angehaltene Ansicht %1–%2 (Messung läuft weiter)</translation>
+    </message>
+    <message>
+        <source>◆ recorded, not live</source>
+        <translation>◆ aufgezeichnet, nicht live</translation>
+    </message>
+    <message>
+        <source>The charts end at the recorded refresh shown; the time bar above moves through the recording.</source>
+        <translation>Die Diagramme enden bei der gezeigten aufgezeichneten Aktualisierung; die Zeitleiste oben bewegt sich durch die Aufzeichnung.</translation>
+    </message>
+    <message>
+        <source>● live</source>
+        <translation>● live</translation>
+    </message>
+    <message>
+        <source>○ not live: no connection</source>
+        <translation>○ nicht live: keine Verbindung</translation>
+    </message>
+    <message>
+        <source>○ not live: connecting…</source>
+        <translation>○ nicht live: verbinde…</translation>
+    </message>
+    <message>
+        <source>Nothing arrives from the database; sampling resumes when the connection is back.</source>
+        <translation>Von der Datenbank kommt nichts an; die Messung setzt wieder ein, sobald die Verbindung zurück ist.</translation>
+    </message>
+    <message>
+        <source>Export chart as PNG</source>
+        <translation>Diagramm als PNG exportieren</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation>%1 ließ sich nicht schreiben</translation>
+    </message>
+    <message>
+        <source>Select a group in the table above</source>
+        <translation>Wählen Sie oben in der Tabelle eine Gruppe</translation>
+    </message>
+    <message>
+        <source>idle holding advisory lock (pinned)</source>
+        <translation>untätig mit Advisory-Sperre (blockiert)</translation>
+    </message>
+    <message>
+        <source>waiting on a lock</source>
+        <translation>wartet auf eine Sperre</translation>
+    </message>
+    <message>
+        <source>idle in transaction</source>
+        <translation>untätig in Transaktion</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>untätig</translation>
+    </message>
+    <message>
+        <source>pool size %1</source>
+        <translation>Poolgröße %1</translation>
+    </message>
+    <message>
+        <source>%1 — connections by state</source>
+        <translation>%1 — Verbindungen nach Zustand</translation>
+    </message>
+    <message>
+        <source> — PINNED: %1 of %2 idle holding advisory locks</source>
+        <translation> — BLOCKIERT: %1 von %2 untätig mit Advisory-Sperren</translation>
+    </message>
+    <message>
+        <source> (no pool size configured)</source>
+        <translation> (keine Poolgröße eingestellt)</translation>
+    </message>
+    <message>
+        <source>other groups and the console</source>
+        <translation>andere Gruppen und die Konsole</translation>
+    </message>
+    <message>
+        <source>budget (max_connections − reserved)</source>
+        <translation>Budget (max_connections − reserviert)</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::ProfilesDialog</name>
+    <message>
+        <source>Leasewatch — connection profiles</source>
+        <translation>Leasewatch — Verbindungsprofile</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>&amp;Neu</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>Databases at a &amp;glance…</source>
+        <translation>Datenbanken im &amp;Überblick…</translation>
+    </message>
+    <message>
+        <source>Every saved profile with its state and findings, worst first</source>
+        <translation>Jedes gespeicherte Profil mit Zustand und Befunden, Schlimmste zuerst</translation>
+    </message>
+    <message>
+        <source>e.g. prod-billing</source>
+        <translation>z. B. prod-billing</translation>
+    </message>
+    <message>
+        <source>host=… dbname=…, postgresql://…, or leave empty</source>
+        <translation>host=… dbname=…, postgresql://… oder leer lassen</translation>
+    </message>
+    <message>
+        <source>host name, IP or socket directory</source>
+        <translation>Hostname, IP oder Socket-Verzeichnis</translation>
+    </message>
+    <message>
+        <source>a section of pg_service.conf</source>
+        <translation>ein Abschnitt von pg_service.conf</translation>
+    </message>
+    <message>
+        <source>CA certificate (verify-ca, verify-full)</source>
+        <translation>CA-Zertifikat (verify-ca, verify-full)</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>Verbindung</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>Connection &amp;string:</source>
+        <translation>Verbindungs&amp;zeichenkette:</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;or, when the connection string is empty:&lt;/i&gt;</source>
+        <translation>&lt;i&gt;oder, wenn die Verbindungszeichenkette leer ist:&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>&amp;Host:</translation>
+    </message>
+    <message>
+        <source>&amp;Port:</source>
+        <translation>&amp;Port:</translation>
+    </message>
+    <message>
+        <source>&amp;Database:</source>
+        <translation>&amp;Datenbank:</translation>
+    </message>
+    <message>
+        <source>&amp;User:</source>
+        <translation>Ben&amp;utzer:</translation>
+    </message>
+    <message>
+        <source>Ser&amp;vice:</source>
+        <translation>Ser&amp;vice:</translation>
+    </message>
+    <message>
+        <source>SSL &amp;mode:</source>
+        <translation>SSL-&amp;Modus:</translation>
+    </message>
+    <message>
+        <source>CA certificate:</source>
+        <translation>CA-Zertifikat:</translation>
+    </message>
+    <message>
+        <source>Client certificate:</source>
+        <translation>Client-Zertifikat:</translation>
+    </message>
+    <message>
+        <source>Client key:</source>
+        <translation>Client-Schlüssel:</translation>
+    </message>
+    <message>
+        <source>Passwords are not stored here: libpq reads them from ~/.pgpass (or PGPASSFILE) or the service file.</source>
+        <translation>Passwörter werden hier nicht gespeichert: libpq liest sie aus ~/.pgpass (oder PGPASSFILE) oder aus der Service-Datei.</translation>
+    </message>
+    <message>
+        <source>timestamptz, utc or a zone name</source>
+        <translation>timestamptz, utc oder ein Zonenname</translation>
+    </message>
+    <message>
+        <source>inferred from renewals</source>
+        <translation>aus den Erneuerungen abgeleitet</translation>
+    </message>
+    <message>
+        <source>Find library lease tables (ShedLock, River, Oban, Quartz, db-scheduler, graphile-worker, Liquibase) while the table is left at its default</source>
+        <translation>Lease-Tabellen von Bibliotheken suchen (ShedLock, River, Oban, Quartz, db-scheduler, graphile-worker, Liquibase), solange die Tabelle auf ihrem Standard steht</translation>
+    </message>
+    <message>
+        <source>Leases table</source>
+        <translation>Lease-Tabelle</translation>
+    </message>
+    <message>
+        <source>P&amp;reset:</source>
+        <translation>&amp;Vorlage:</translation>
+    </message>
+    <message>
+        <source>&amp;Table:</source>
+        <translation>&amp;Tabelle:</translation>
+    </message>
+    <message>
+        <source>&amp;Columns:</source>
+        <translation>Spa&amp;lten:</translation>
+    </message>
+    <message>
+        <source>Time &amp;kind:</source>
+        <translation>&amp;Zeitart:</translation>
+    </message>
+    <message>
+        <source>TT&amp;L:</source>
+        <translation>TT&amp;L:</translation>
+    </message>
+    <message>
+        <source>nightly-report, billing-export-%Y-%m-%d</source>
+        <translation>nightly-report, billing-export-%Y-%m-%d</translation>
+    </message>
+    <message>
+        <source>e.g. app1:</source>
+        <translation>z. B. app1:</translation>
+    </message>
+    <message>
+        <source>billing-api=4, worker=8</source>
+        <translation>billing-api=4, worker=8</translation>
+    </message>
+    <message>
+        <source>Operator mode: allow force-expire and cancel/terminate</source>
+        <translation>Operatormodus: erzwungenen Ablauf und Abbrechen/Beenden erlauben</translation>
+    </message>
+    <message>
+        <source>optional server-side audit table</source>
+        <translation>optionale serverseitige Audit-Tabelle</translation>
+    </message>
+    <message>
+        <source>optional: host=… port=6432 dbname=pgbouncer</source>
+        <translation>optional: host=… port=6432 dbname=pgbouncer</translation>
+    </message>
+    <message>
+        <source>optional: feed://host:9472/name (empty: this machine&apos;s recorder, if one runs)</source>
+        <translation>optional: feed://host:9472/name (leer: der Recorder dieser Maschine, falls einer läuft)</translation>
+    </message>
+    <message>
+        <source>Read the live refreshes of `leasewatch record --serve` on another machine instead of connecting; the connection above is then used for operator actions only.</source>
+        <translation>Die Live-Aktualisierungen von `leasewatch record --serve` auf einer anderen Maschine lesen, statt sich zu verbinden; die Verbindung oben dient dann nur Eingriffen von Operatoren.</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> Tage</translation>
+    </message>
+    <message>
+        <source>Desktop notifications for new problems</source>
+        <translation>Desktop-Benachrichtigungen bei neuen Problemen</translation>
+    </message>
+    <message>
+        <source>Monitoring</source>
+        <translation>Überwachung</translation>
+    </message>
+    <message>
+        <source>Refresh &amp;interval:</source>
+        <translation>Aktualisierungs&amp;intervall:</translation>
+    </message>
+    <message>
+        <source>Known lock &amp;names:</source>
+        <translation>Bekannte Sperr&amp;namen:</translation>
+    </message>
+    <message>
+        <source>Lock name prefixes:</source>
+        <translation>Präfixe der Sperrnamen:</translation>
+    </message>
+    <message>
+        <source>Pool si&amp;zes:</source>
+        <translation>Pool&amp;größen:</translation>
+    </message>
+    <message>
+        <source>Idle holding a lock after:</source>
+        <translation>Untätig mit Sperre nach:</translation>
+    </message>
+    <message>
+        <source>Waiting on a lock after:</source>
+        <translation>Wartet auf Sperre nach:</translation>
+    </message>
+    <message>
+        <source>Lock table use above:</source>
+        <translation>Sperrtabelle belegt über:</translation>
+    </message>
+    <message>
+        <source>Connections above:</source>
+        <translation>Verbindungen über:</translation>
+    </message>
+    <message>
+        <source>Audit table:</source>
+        <translation>Audit-Tabelle:</translation>
+    </message>
+    <message>
+        <source>PgBouncer admin:</source>
+        <translation>PgBouncer-Admin:</translation>
+    </message>
+    <message>
+        <source>Via recorder:</source>
+        <translation>Über Recorder:</translation>
+    </message>
+    <message>
+        <source>Keep history:</source>
+        <translation>Verlauf aufbewahren:</translation>
+    </message>
+    <message>
+        <source>… at most:</source>
+        <translation>… höchstens:</translation>
+    </message>
+    <message>
+        <source>&amp;Test connection</source>
+        <translation>Verbindung &amp;testen</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>Ö&amp;ffnen</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>new profile</source>
+        <translation>neues Profil</translation>
+    </message>
+    <message>
+        <source>Saved to %1.</source>
+        <translation>In %1 gespeichert.</translation>
+    </message>
+    <message>
+        <source>Removed &quot;%1&quot;.</source>
+        <translation>„%1“ entfernt.</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>Verbinde…</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::RecordedBar</name>
+    <message>
+        <source>Recorded refreshes: drag to show another moment.</source>
+        <translation>Aufgezeichnete Aktualisierungen: Ziehen zeigt einen anderen Zeitpunkt.</translation>
+    </message>
+    <message>
+        <source>Previous recorded refresh</source>
+        <translation>Vorige aufgezeichnete Aktualisierung</translation>
+    </message>
+    <message>
+        <source>Next recorded refresh</source>
+        <translation>Nächste aufgezeichnete Aktualisierung</translation>
+    </message>
+    <message>
+        <source>Recorded, not live — %1 — nothing recorded</source>
+        <translation>Aufgezeichnet, nicht live — %1 — nichts aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>Recorded, not live — %1 — %2</source>
+        <translation>Aufgezeichnet, nicht live — %1 — %2</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,231 @@
+// Issue 51: the language a user reads. The German translation is complete and sound for every
+// word marked translatable (lupdate over the sources finds nothing new or unfinished; numerus
+// forms and placeholders match), the language is chosen by --lang, the window's setting and the
+// locale in that order, and a window opened in German shows German menus and tabs.
+#include "Language.h"
+#include "MainWindow.h"
+#include "Monitor.h"
+#include "Programs.h"
+#include "TestCluster.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QMenuBar>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace lw;
+
+namespace {
+
+struct Message
+{
+    QString context, source, comment;
+    bool numerus = false, unfinished = false, vanished = false;
+    QStringList translations; // one, or the numerus forms
+};
+
+std::vector<Message> readTs(const QString& path, QString* error)
+{
+    std::vector<Message> out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = f.errorString();
+        return out;
+    }
+    QXmlStreamReader x(&f);
+    QString context;
+    Message m;
+    while (!x.atEnd()) {
+        x.readNext();
+        if (!x.isStartElement())
+            continue;
+        if (x.name() == QLatin1String("name")) {
+            context = x.readElementText();
+        } else if (x.name() == QLatin1String("message")) {
+            m = Message{};
+            m.context = context;
+            m.numerus = x.attributes().value("numerus") == QLatin1String("yes");
+        } else if (x.name() == QLatin1String("source")) {
+            m.source = x.readElementText();
+        } else if (x.name() == QLatin1String("translation")) {
+            const QString type = x.attributes().value("type").toString();
+            m.unfinished = type == QLatin1String("unfinished");
+            m.vanished = type == QLatin1String("vanished") || type == QLatin1String("obsolete");
+            if (!m.numerus) {
+                m.translations << x.readElementText();
+                out.push_back(m);
+            } else {
+                while (x.readNextStartElement())
+                    m.translations << x.readElementText();
+                out.push_back(m);
+            }
+        }
+    }
+    if (x.hasError())
+        *error = x.errorString();
+    return out;
+}
+
+// %1 … %9 and %n: a translation must use the same ones, or the words shown lose a value.
+QSet<QString> placeholders(const QString& s)
+{
+    QSet<QString> out;
+    static const QRegularExpression re(QStringLiteral("%(\\d|n)"));
+    for (auto it = re.globalMatch(s); it.hasNext();)
+        out.insert(it.next().captured(0));
+    return out;
+}
+
+QString where(const Message& m)
+{
+    return m.context + QStringLiteral(": \"") + m.source.left(80) + QLatin1Char('"');
+}
+
+} // namespace
+
+class TstLanguage : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir config_;
+private Q_SLOTS:
+    void initTestCase()
+    {
+        // The window's setting lives in the user's configuration: a private one here.
+        qputenv("XDG_CONFIG_HOME", config_.path().toUtf8());
+        QCoreApplication::setOrganizationName(QStringLiteral("Leasewatch"));
+        QCoreApplication::setApplicationName(QStringLiteral("leasewatch"));
+    }
+
+    void theGermanTranslationIsCompleteAndSound()
+    {
+        const QString ts = qEnvironmentVariable("LW_SOURCE_DIR") + "/resources/translations/leasewatch_de.ts";
+        QString error;
+        const std::vector<Message> messages = readTs(ts, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(messages.size() > 400);
+        QStringList bad;
+        for (const Message& m : messages) {
+            if (m.unfinished || m.vanished)
+                bad << (m.vanished ? "vanished " : "unfinished ") + where(m);
+            else if (m.numerus && m.translations.size() != 2)
+                bad << QStringLiteral("%1 plural forms (German has 2) ").arg(m.translations.size()) + where(m);
+            for (const QString& t : m.translations) {
+                if (t.trimmed().isEmpty() && !m.source.trimmed().isEmpty())
+                    bad << "empty " + where(m);
+                else if (placeholders(t) != placeholders(m.source) &&
+                         !(m.numerus && placeholders(t) + QSet<QString>{"%n"} == placeholders(m.source)))
+                    bad << "placeholders differ in \"" + t.left(80) + "\" for " + where(m);
+            }
+        }
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QLatin1Char('\n'))));
+    }
+
+    // lupdate over the same sources as the build's (models/, ui/, app/) finds no word that the
+    // .ts does not have translated: a new tr() without its German fails here.
+    void everyMarkedWordIsInTheTranslation()
+    {
+        const QString lupdate = QStringLiteral(LW_LUPDATE);
+        QVERIFY2(QFile::exists(lupdate), "lupdate (qt6-l10n-tools) is not installed");
+        QTemporaryDir tmp;
+        const QString src = qEnvironmentVariable("LW_SOURCE_DIR");
+        const QString copy = tmp.filePath(QStringLiteral("leasewatch_de.ts"));
+        QVERIFY(QFile::copy(src + "/resources/translations/leasewatch_de.ts", copy));
+        QProcess p;
+        p.setWorkingDirectory(src);
+        p.start(lupdate, {QStringLiteral("models"), QStringLiteral("ui"), QStringLiteral("app"),
+                          QStringLiteral("-extensions"), QStringLiteral("cpp,h"), QStringLiteral("-no-obsolete"),
+                          QStringLiteral("-locations"), QStringLiteral("none"), QStringLiteral("-ts"), copy});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        QString error;
+        QStringList missing;
+        for (const Message& m : readTs(copy, &error))
+            if (m.unfinished)
+                missing << where(m);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(missing.isEmpty(),
+                 qPrintable("not translated (cmake --build build --target update_translations, then translate):\n" +
+                            missing.join(QLatin1Char('\n'))));
+    }
+
+    void theLanguageIsChosenByFlagThenSettingThenLocale()
+    {
+        QCOMPARE(languageCode(QStringLiteral("de_DE.UTF-8")), QStringLiteral("de"));
+        QCOMPARE(languageCode(QStringLiteral("de-AT")), QStringLiteral("de"));
+        QCOMPARE(languageCode(QStringLiteral("en_GB.UTF-8")), QStringLiteral("en"));
+        QCOMPARE(languageCode(QStringLiteral("C.UTF-8")), QStringLiteral("en"));
+        QCOMPARE(languageCode(QStringLiteral("fr_FR.UTF-8")), QString()); // none of ours: the next source decides
+        saveLanguage(QStringLiteral("de"));
+        QCOMPARE(chooseLanguage(QString()), QStringLiteral("de"));
+        QCOMPARE(chooseLanguage(QStringLiteral("en")), QStringLiteral("en")); // --lang wins
+        saveLanguage(QString());
+        QCOMPARE(savedLanguage(), QString());
+    }
+
+    // The real program: LANG=de_DE.UTF-8 opens a German window; --lang en and the window's
+    // setting outrank it. What the window showed, by its pages' titles (--screenshots names the
+    // files by them).
+    void theProgramFollowsTheLocaleUnlessTold_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("setting");
+        QTest::addColumn<QString>("page");
+        QTest::newRow("LANG=de_DE") << QStringList{} << QString() << QStringLiteral("window-lease-verlauf.png");
+        QTest::newRow("--lang en") << QStringList{"--lang", "en"} << QString() << QStringLiteral("window-lease-history.png");
+        QTest::newRow("setting en") << QStringList{} << QStringLiteral("en") << QStringLiteral("window-lease-history.png");
+    }
+    void theProgramFollowsTheLocaleUnlessTold()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, setting);
+        QFETCH(QString, page);
+        saveLanguage(setting);
+        QTemporaryDir shots, data;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("LC_ALL"));
+        env.remove(QStringLiteral("LC_MESSAGES"));
+        env.remove(QStringLiteral("LANGUAGE"));
+        env.insert(QStringLiteral("LANG"), QStringLiteral("de_DE.UTF-8"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config_.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        p.start(test::leasewatchBin(), QStringList{QStringLiteral("host=/nonexistent-lw dbname=x"),
+                                                   QStringLiteral("--quit-after"), QStringLiteral("1"),
+                                                   QStringLiteral("--screenshots"), shots.path()} +
+                                           extra);
+        QVERIFY(p.waitForFinished(60000));
+        saveLanguage(QString());
+        const QStringList files = QDir(shots.path()).entryList(QDir::Files);
+        QVERIFY2(files.contains(page), qPrintable(files.join(", ") + " / " + p.readAllStandardError()));
+    }
+
+    void aGermanWindowShowsGermanMenusAndPages()
+    {
+        QVERIFY(installLanguage(QStringLiteral("de")));
+        Monitor monitor(test::pollerConfig(QStringLiteral("host=/nonexistent-lw dbname=x"), 200));
+        ui::MainWindow w(&monitor, QStringLiteral("test"));
+        QStringList menus, pages;
+        for (QAction* a : w.menuBar()->actions())
+            menus << a->text();
+        for (int i = 0; i < w.tabs()->count(); ++i)
+            pages << w.tabs()->tabText(i);
+        QCOMPARE(menus, (QStringList{"&Datei", "&Ansicht", "&Leases", "&Sitzungen", "&Hilfe"}));
+        QVERIFY2(pages.contains(QStringLiteral("Pool-Belegung")) && pages.contains(QStringLiteral("Advisory-Sperren && Sitzungen")),
+                 qPrintable(pages.join(", ")));
+        QVERIFY2(pages.first().startsWith(QStringLiteral("Überblick")), qPrintable(pages.join(", ")));
+        QCOMPARE(QLocale().language(), QLocale::German); // numbers and dates as a German reader writes them
+    }
+};
+
+QTEST_MAIN(TstLanguage)
+#include "tst_language.moc"
