@@ -53,7 +53,7 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
     setObjectName(QStringLiteral("forceExpireDialog"));
 
     QString html =
-        QStringLiteral("<p>Table <b>%1</b>. Times are on the database's clock.</p>").arg(esc(table.qualifiedName()));
+        tr("<p>Table <b>%1</b>. Times are on the database's clock.</p>").arg(esc(table.qualifiedName()));
     for (const Item& it : items_) {
         const LeaseRow& r = it.entry.track.row;
         const HolderEvidence& ev = it.evidence;
@@ -81,8 +81,8 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
             expiry += QStringLiteral(" (%1)").arg(instant(r.expiresAt));
         }
         const QString verdict =
-            ev.looksAlive ? QStringLiteral("<span style='color:#c62828'><b>holder looks ALIVE</b></span>")
-                          : QStringLiteral("<span style='color:#8e24aa'><b>holder looks dead</b></span>");
+            ev.looksAlive ? tr("<span style='color:#c62828'><b>holder looks ALIVE</b></span>")
+                          : tr("<span style='color:#8e24aa'><b>holder looks dead</b></span>");
         html += QStringLiteral("<hr><p><b>%1</b> — %2 — %3<br>")
                     .arg(esc(r.name), esc(leaseStateText(ev.state)), verdict);
         html += tr("Holder: %1<br>Taken at: %2<br>Expiry: %3</p>").arg(holder, instant(r.takenAt), expiry);

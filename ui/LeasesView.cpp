@@ -117,7 +117,7 @@ void LeasesView::updateSummary()
     if (!model_->tableName().isEmpty() && note.isEmpty())
         text += model_->tableCount() > 3
                     ? QStringLiteral(" <span style='color:#757575'>%1</span>").arg(tr("in %1 tables").arg(model_->tableCount()))
-                    : QStringLiteral(" <span style='color:#757575'>in %1</span>").arg(model_->tableName().toHtmlEscaped());
+                    : QStringLiteral(" <span style='color:#757575'>%1</span>").arg(tr("in %1").arg(model_->tableName().toHtmlEscaped()));
     summary_->setToolTip(model_->tableCount() > 3 ? model_->tableName() : QString());
     // Tables found but not read (another application's table of that name, no privilege): said, as
     // information beside the rows of the others.
@@ -133,8 +133,8 @@ void LeasesView::updateSummary()
     // The scheme column when several tables are read.
     table_->setColumnHidden(LeaseModel::Scheme, model_->tableCount() <= 1);
     if (known && !model_->isLive())
-        text += QStringLiteral(" — <span style='color:#9e9e9e'>data %1 old, not live</span>")
-                    .arg(formatDuration(model_->dataAgeSeconds()));
+        text += QStringLiteral(" — <span style='color:#9e9e9e'>%1</span>")
+                    .arg(tr("data %1 old, not live").arg(formatDuration(model_->dataAgeSeconds())));
     summary_->setText(text);
     const QString& problem = model_->tableProblem();
     problem_->setText(problem.isEmpty() ? QString()

@@ -256,7 +256,7 @@ void LocksView::showFindingDetail()
         detail_->clear();
         return;
     }
-    detail_->setText(QStringLiteral("%1 <i>What usually fixes it:</i> %2")
+    detail_->setText(tr("%1 <i>What usually fixes it:</i> %2")
                          .arg(i.data(FindingsModel::ExplanationRole).toString().toHtmlEscaped(),
                               i.data(FindingsModel::FixRole).toString().toHtmlEscaped()));
 }

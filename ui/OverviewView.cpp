@@ -1,6 +1,7 @@
 #include "OverviewView.h"
 
 #include "Monitor.h"
+#include "domain/Analysis.h"
 #include "domain/Wording.h"
 #include "itemmodels/LeaseModel.h"
 
@@ -78,7 +79,7 @@ public:
             p->setPen(asOf > 0 ? inkSoft : QColor(0x2e, 0x7d, 0x32));
             p->drawText(
                 fix, Qt::AlignLeft | Qt::AlignVCenter,
-                opt.fontMetrics.elidedText(QStringLiteral("Fix: ") + idx.data(FindingsModel::FixRole).toString(),
+                opt.fontMetrics.elidedText(OverviewView::tr("Fix: %1").arg(idx.data(FindingsModel::FixRole).toString()),
                                            Qt::ElideRight, fix.width()));
         }
         p->setFont(opt.font);
@@ -89,8 +90,8 @@ public:
             return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(QStringLiteral("HH:mm:ss"));
         };
         p->drawText(QRect(text.left(), text.top() + lh + 2, kLeft - 6, 2 * lh + 2), Qt::AlignLeft | Qt::AlignTop,
-                    asOf > 0 ? QStringLiteral("as of %1\n(not live)").arg(hhmmss(asOf))
-                             : QStringLiteral("since %1\n(%2)")
+                    asOf > 0 ? OverviewView::tr("as of %1\n(not live)").arg(hhmmss(asOf))
+                             : OverviewView::tr("since %1\n(%2)")
                                    .arg(hhmmss(since), formatDuration(std::max(0.0, now - since))));
         p->restore();
     }
@@ -123,7 +124,7 @@ protected:
 
 QString problems(int n)
 {
-    return n == 1 ? QStringLiteral("1 problem") : QStringLiteral("%1 problems").arg(n);
+    return n == 1 ? OverviewView::tr("1 problem") : OverviewView::tr("%1 problems").arg(n);
 }
 } // namespace
 
@@ -209,8 +210,8 @@ QString OverviewView::shortStatus() const
     if (f->rowCount() == 0) // a recording is not live: it had nothing then, which is not "all clear" now
         return monitor_->isRecorded() ? tr("recorded: no finding") : tr("all clear");
     // The worst, as the list shows it first (the model keeps its rows in arrival order).
-    return problems(f->rowCount()) + QStringLiteral(" — ") +
-           sorted_->index(0, 0).data(FindingsModel::KindRole).toString().replace('_', ' ');
+    return tr("%1 — %2").arg(problems(f->rowCount()),
+                             findingKindTitle(sorted_->index(0, 0).data(FindingsModel::KindRole).toString()));
 }
 
 QString OverviewView::healthText() const
@@ -283,7 +284,7 @@ void OverviewView::refresh()
                 .arg(crit ? QStringLiteral("#c62828") : QStringLiteral("#e08200"))
                 .arg(crit ? QStringLiteral("✖") : QStringLiteral("⚠"))
                 .arg(problems(f->rowCount()))
-                .arg(crit ? QStringLiteral(", %1 critical").arg(crit) : QString());
+                .arg(crit ? tr(", %1 critical").arg(crit) : QString());
     }
     health_->setText(text);
     const QModelIndex cur = list_->currentIndex();
@@ -304,7 +305,7 @@ void OverviewView::refresh()
         act_->hide();
     }
     if (cur.isValid())
-        detail_->setText(QStringLiteral("<b>%1</b><br>%2<br><i>What usually fixes it:</i> %3")
+        detail_->setText(tr("<b>%1</b><br>%2<br><i>What usually fixes it:</i> %3")
                              .arg(cur.data().toString().toHtmlEscaped(),
                                   cur.data(FindingsModel::ExplanationRole).toString().toHtmlEscaped(),
                                   cur.data(FindingsModel::FixRole).toString().toHtmlEscaped()));

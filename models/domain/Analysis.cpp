@@ -1,4 +1,5 @@
 #include "Analysis.h"
+#include "Words.h"
 
 #include "LibraryKeys.h"
 #include "SqlText.h"
@@ -42,15 +43,18 @@ QString resolveLockName(const AdvisoryLockRow& l, const KeyNames& names, QString
 
 QString sessionName(int pid, const SessionRow* s, bool withAddress, const QString& extra)
 {
-    QString out = QStringLiteral("pid %1").arg(pid);
+    // Whole templates (German orders them otherwise); `extra` (a state) is a value in them.
+    const QString p = QString::number(pid);
     if (!s)
-        return extra.isEmpty() ? out : out + QStringLiteral(" (%1)").arg(extra);
+        return extra.isEmpty() ? FindingWords::tr("pid %1").arg(p) : FindingWords::tr("pid %1 (%2)").arg(p, extra);
     const QString tail = extra.isEmpty() ? QString() : QStringLiteral(", ") + extra;
     if (s->applicationName.isEmpty())
-        return out + (s->clientAddr.isEmpty() ? QStringLiteral(" (local, no application_name%1)").arg(tail)
-                                              : QStringLiteral(" from %1, no application_name%2").arg(s->clientAddr, tail));
-    const QString where = withAddress && !s->clientAddr.isEmpty() ? QStringLiteral(" on ") + s->clientAddr : QString();
-    return out + QStringLiteral(" (%1%2%3)").arg(s->applicationName, where, tail);
+        return s->clientAddr.isEmpty()
+                   ? FindingWords::tr("pid %1 (local, no application_name%2)").arg(p, tail)
+                   : FindingWords::tr("pid %1 from %2, no application_name%3").arg(p, s->clientAddr, tail);
+    return withAddress && !s->clientAddr.isEmpty()
+               ? FindingWords::tr("pid %1 (%2 on %3%4)").arg(p, s->applicationName, s->clientAddr, tail)
+               : FindingWords::tr("pid %1 (%2%3)").arg(p, s->applicationName, tail);
 }
 
 QString groupKey(const SessionRow& s, GroupBy by)
@@ -113,6 +117,34 @@ QString findingKindKey(FindingKind k)
         return QStringLiteral("hidden_deadlock");
     }
     return {};
+}
+
+QString findingKindTitle(const QString& key)
+{
+    static const std::pair<const char*, const char*> kTitles[] = {
+        {"stale_lease", QT_TRANSLATE_NOOP("lw::Findings", "stale lease")},
+        {"pool_pinned", QT_TRANSLATE_NOOP("lw::Findings", "pool pinned")},
+        {"idle_holding_advisory_lock", QT_TRANSLATE_NOOP("lw::Findings", "idle holding advisory lock")},
+        {"advisory_lock_wait", QT_TRANSLATE_NOOP("lw::Findings", "advisory lock wait")},
+        {"blocking_chain", QT_TRANSLATE_NOOP("lw::Findings", "blocking chain")},
+        {"deadlocks", QT_TRANSLATE_NOOP("lw::Findings", "deadlocks")},
+        {"lock_table_pressure", QT_TRANSLATE_NOOP("lw::Findings", "lock table pressure")},
+        {"connections_near_limit", QT_TRANSLATE_NOOP("lw::Findings", "connections near limit")},
+        {"key_collision", QT_TRANSLATE_NOOP("lw::Findings", "key collision")},
+        {"writer_clock_skew", QT_TRANSLATE_NOOP("lw::Findings", "writer clock skew")},
+        {"hidden_by_privileges", QT_TRANSLATE_NOOP("lw::Findings", "hidden by privileges")},
+        {"bouncer_slot_holds_lock", QT_TRANSLATE_NOOP("lw::Findings", "bouncer slot holds lock")},
+        {"leases_unreadable", QT_TRANSLATE_NOOP("lw::Findings", "leases unreadable")},
+        {"server_not_answering", QT_TRANSLATE_NOOP("lw::Findings", "server not answering")},
+        {"holder_gone", QT_TRANSLATE_NOOP("lw::Findings", "holder gone")},
+        {"flag_left_set", QT_TRANSLATE_NOOP("lw::Findings", "flag left set")},
+        {"double_run", QT_TRANSLATE_NOOP("lw::Findings", "double run")},
+        {"hidden_deadlock", QT_TRANSLATE_NOOP("lw::Findings", "hidden deadlock")},
+    };
+    for (const auto& [k, title] : kTitles)
+        if (key == QLatin1String(k))
+            return FindingWords::tr(title);
+    return QString(key).replace(QLatin1Char('_'), QLatin1Char(' '));
 }
 
 int BlockingForest::waitersBehind(int pid) const
@@ -236,7 +268,7 @@ QString lockNamesText(const QStringList& names, int total)
 {
     QString text = names.join(QStringLiteral(", "));
     if (total > names.size())
-        text += QStringLiteral(" and %1 more").arg(total - names.size());
+        text += FindingWords::tr(" and %1 more").arg(total - names.size());
     return text;
 }
 
@@ -484,16 +516,16 @@ QString LockView::finding(double serverNow, const Thresholds& th) const
     if (lock.granted) {
         const double idle = idleForS(serverNow);
         if (idle > th.idleHoldingS)
-            return QStringLiteral("idle %1 holding this lock: the connection is out of its pool")
+            return FindingWords::tr("idle %1 holding this lock: the connection is out of its pool")
                 .arg(formatDuration(idle));
         if (sessionLevel)
-            return QStringLiteral("session-level lock (held with no transaction open)");
+            return FindingWords::tr("session-level lock (held with no transaction open)");
         return {};
     }
     const double waited = lock.waitStart ? serverNow - *lock.waitStart : -1;
-    return QStringLiteral("waiting%1 behind pid %2")
-        .arg(waited >= 0 ? QStringLiteral(" ") + formatDuration(waited) : QString(),
-             waitingBehind.isEmpty() ? QStringLiteral("?") : waitingBehind);
+    const QString behind = waitingBehind.isEmpty() ? QStringLiteral("?") : waitingBehind;
+    return waited >= 0 ? FindingWords::tr("waiting %1 behind pid %2").arg(formatDuration(waited), behind)
+                       : FindingWords::tr("waiting behind pid %1").arg(behind);
 }
 
 namespace {
@@ -619,12 +651,12 @@ void addAdvisoryWaits(const Snapshot& s, const AnalysisConfig& cfg, const Sessio
         f.severity = 2;
         f.subject = QString::number(l.pid);
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject + QLatin1Char(':') + advisoryKeyText(l);
-        f.title = QStringLiteral("%1 has waited %2 for advisory lock %3 held by pid %4")
+        f.title = FindingWords::tr("%1 has waited %2 for advisory lock %3 held by pid %4")
                       .arg(sessionName(l.pid, vs, false), formatDuration(waited),
                            v.name.isEmpty() ? advisoryKeyText(l) : v.name, v.waitingBehind);
-        f.explanation = QStringLiteral("A session is queued behind another session's advisory lock; "
+        f.explanation = FindingWords::tr("A session is queued behind another session's advisory lock; "
                                        "its work does not progress until the holder releases it.");
-        f.fix = QStringLiteral("Use pg_try_advisory_lock with a retry, or a lock_timeout, so waits are "
+        f.fix = FindingWords::tr("Use pg_try_advisory_lock with a retry, or a lock_timeout, so waits are "
                                "bounded; check why the holder keeps the lock.");
         a.findings.push_back(f);
     }
@@ -646,24 +678,25 @@ void addIdleHolders(const Snapshot& s, const AnalysisConfig& cfg, const SessionI
         f.severity = 2;
         f.subject = QString::number(pid);
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject;
-        f.title = QStringLiteral("%1 has been %2 for %3 holding advisory lock%4 %5")
+        f.title = (held.count > 1 ? FindingWords::tr("%1 has been %2 for %3 holding advisory locks %4")
+                                  : FindingWords::tr("%1 has been %2 for %3 holding advisory lock %4"))
                       .arg(sessionName(pid, vs, true), vs->state, formatDuration(idleFor),
-                           held.count > 1 ? QStringLiteral("s") : QString(), lockNamesText(held.names, held.count));
+                           lockNamesText(held.names, held.count));
         const bool migration = std::any_of(held.names.begin(), held.names.end(), isMigrationLockName);
         if (migration) {
             // node-pg-migrate, Rails and Flyway take their lock for the whole migration run; an idle
             // holder is a run that died, hangs or waits, and every other deploy waits or fails on it.
-            f.explanation = QStringLiteral(
+            f.explanation = FindingWords::tr(
                 "A migration tool holds its migration lock on an idle session: the migration run died, hangs "
                 "or waits for input, and the next deploy cannot migrate (it waits, or fails on the lock).");
-            f.fix = QStringLiteral("Find the deploy or migration process behind this session; if it is gone, "
+            f.fix = FindingWords::tr("Find the deploy or migration process behind this session; if it is gone, "
                                    "terminate pid %1 to release the lock, then check the schema's state.")
                         .arg(pid);
         } else {
             f.explanation =
-                QStringLiteral("An idle connection that holds a session-level advisory lock is taken out "
+                FindingWords::tr("An idle connection that holds a session-level advisory lock is taken out "
                                "of its pool until it unlocks or disconnects.");
-            f.fix = QStringLiteral("Hold no lock over long work on a pooled connection; use a lease row, or a "
+            f.fix = FindingWords::tr("Hold no lock over long work on a pooled connection; use a lease row, or a "
                                    "transaction-level lock (pg_advisory_xact_lock).");
         }
         a.findings.push_back(f);
@@ -697,18 +730,18 @@ void addPools(const Snapshot& s, const AnalysisConfig& cfg, const SessionIndex& 
         f.subject = g.key;
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + g.key;
         f.title =
-            QStringLiteral("%1: %2 of %3 pooled connections are idle holding advisory locks %4 for %5; its "
+            FindingWords::tr("%1: %2 of %3 pooled connections are idle holding advisory locks %4 for %5; its "
                            "work cannot get a connection")
                 .arg(g.key)
                 .arg(g.idleHoldingAdvisory)
                 .arg(size)
                 .arg(lockNamesText(g.pinnedLockNames, g.pinnedLocks), formatDuration(g.pinnedForS));
         f.explanation =
-            QStringLiteral("Every connection of this instance's pool is pinned by a session-level "
+            FindingWords::tr("Every connection of this instance's pool is pinned by a session-level "
                            "advisory lock on an idle backend; work that needs a connection waits "
                            "for one its own locks hold. The server sees no deadlock.");
         f.fix =
-            QStringLiteral("Hold no lock over long work on a pooled connection; use a lease row, or a "
+            FindingWords::tr("Hold no lock over long work on a pooled connection; use a lease row, or a "
                            "transaction-level lock. Terminating one pinned backend frees one connection.");
         a.findings.push_back(f);
     }
@@ -730,16 +763,15 @@ void addBlocking(const Snapshot& s, const SessionIndex& sessions, Analysis& a)
         f.subject = QString::number(root);
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject;
         f.title =
-            QStringLiteral("%1 blocks %2 session%3; the longest has waited %4")
-                .arg(sessionName(root, rs, false, rs ? rs->state : QString()))
-                .arg(behind)
-                .arg(behind == 1 ? QString() : QStringLiteral("s"))
-                .arg(formatDuration(longest));
+            (behind == 1 ? FindingWords::tr("%1 blocks 1 session; the longest has waited %3")
+                         : FindingWords::tr("%1 blocks %2 sessions; the longest has waited %3"))
+                .arg(sessionName(root, rs, false, rs ? rs->state : QString()), QString::number(behind),
+                     formatDuration(longest));
         f.explanation =
-            QStringLiteral("Sessions wait on locks held by the root blocker; waits cascade and fill "
+            FindingWords::tr("Sessions wait on locks held by the root blocker; waits cascade and fill "
                            "the pools.");
         f.fix =
-            QStringLiteral("Set lock_timeout and statement_timeout; take row locks in a consistent order; "
+            FindingWords::tr("Set lock_timeout and statement_timeout; take row locks in a consistent order; "
                            "end or cancel the root blocker if it is stuck.");
         a.findings.push_back(f);
     }
@@ -752,13 +784,13 @@ void addBlocking(const Snapshot& s, const SessionIndex& sessions, Analysis& a)
         f.severity = 3;
         f.subject = pids.join(QLatin1Char(','));
         f.id = QStringLiteral("deadlock_cycle:") + f.subject;
-        f.title = QStringLiteral("deadlock cycle caught in this refresh: pids %1 wait on each other")
+        f.title = FindingWords::tr("deadlock cycle caught in this refresh: pids %1 wait on each other")
                       .arg(pids.join(QStringLiteral(" → ")));
         f.explanation =
-            QStringLiteral("The sessions wait on each other; PostgreSQL's deadlock detector will abort "
+            FindingWords::tr("The sessions wait on each other; PostgreSQL's deadlock detector will abort "
                            "one of them after deadlock_timeout.");
         f.fix =
-            QStringLiteral("Lock rows and keys in one consistent order (e.g. sorted) in every transaction.");
+            FindingWords::tr("Lock rows and keys in one consistent order (e.g. sorted) in every transaction.");
         a.findings.push_back(f);
     }
 }
@@ -800,7 +832,7 @@ QString concurrentCommand(const QString& query)
 {
     const QString q = query.simplified().toUpper();
     if (!q.contains(QLatin1String("CONCURRENTLY")))
-        return QStringLiteral("statement");
+        return FindingWords::tr("statement");
     if (q.contains(QLatin1String("REINDEX")))
         return QStringLiteral("REINDEX CONCURRENTLY");
     if (q.contains(QLatin1String("DETACH PARTITION")))
@@ -809,13 +841,13 @@ QString concurrentCommand(const QString& query)
         return QStringLiteral("DROP INDEX CONCURRENTLY");
     if (q.contains(QLatin1String("INDEX")))
         return QStringLiteral("CREATE INDEX CONCURRENTLY");
-    return QStringLiteral("statement");
+    return FindingWords::tr("statement");
 }
 
 // "node-pg-migrate migration lock", or "advisory lock 4242" when it has no name.
 QString lockText(const LockView& v)
 {
-    return v.name.isEmpty() ? QStringLiteral("advisory lock ") + advisoryKeyText(v.lock) : v.name;
+    return v.name.isEmpty() ? FindingWords::tr("advisory lock %1").arg(advisoryKeyText(v.lock)) : v.name;
 }
 
 // "4402,4403,4411": a cycle's pids in order, whichever member it starts from.
@@ -957,26 +989,26 @@ void addHiddenCycles(const Snapshot& s, const SessionIndex& sessions, Analysis& 
             members.insert(p);
         a.blocking.hiddenCycles.push_back(c);
 
-        const QString cmd = ws ? concurrentCommand(ws->query) : QStringLiteral("statement");
+        const QString cmd = ws ? concurrentCommand(ws->query) : FindingWords::tr("statement");
         const QString ofX = ws && ws->waitEvent == QLatin1String("transactionid")
-                                ? QStringLiteral("pid %1's transaction").arg(x)
-                                : QStringLiteral("pid %1's snapshot").arg(x);
+                                ? FindingWords::tr("pid %1's transaction").arg(x)
+                                : FindingWords::tr("pid %1's snapshot").arg(x);
         const WaitStep& first = path[1];
         const QString waits =
             first.edge == WaitEdge::Poll
-                ? QStringLiteral("keeps retrying pg_try_advisory_lock for %1 held by pid %2").arg(first.what).arg(y)
-                : first.what.isEmpty() ? QStringLiteral("waits for a lock held by pid %1").arg(y)
-                                       : QStringLiteral("waits for %1 held by pid %2").arg(first.what).arg(y);
+                ? FindingWords::tr("keeps retrying pg_try_advisory_lock for %1 held by pid %2").arg(first.what).arg(y)
+                : first.what.isEmpty() ? FindingWords::tr("waits for a lock held by pid %1").arg(y)
+                                       : FindingWords::tr("waits for %1 held by pid %2").arg(first.what).arg(y);
         QString back;
         if (y == w)
-            back = QStringLiteral("whose %1 waits for %2").arg(cmd, ofX);
+            back = FindingWords::tr("whose %1 waits for %2").arg(cmd, ofX);
         else if (path.size() == 3 && path.back().edge == WaitEdge::Client)
-            back = QStringLiteral("whose client's %1 (pid %2) waits for %3").arg(cmd).arg(w).arg(ofX);
+            back = FindingWords::tr("whose client's %1 (pid %2) waits for %3").arg(cmd).arg(w).arg(ofX);
         else {
             QStringList via;
             for (size_t i = 2; i + 1 < path.size(); ++i)
                 via << QString::number(path[i].pid);
-            back = QStringLiteral("and through pid %1, %2 (pid %3) waits for %4")
+            back = FindingWords::tr("and through pid %1, %2 (pid %3) waits for %4")
                        .arg(via.join(QStringLiteral(" → ")), cmd)
                        .arg(w)
                        .arg(ofX);
@@ -986,9 +1018,9 @@ void addHiddenCycles(const Snapshot& s, const SessionIndex& sessions, Analysis& 
         for (size_t i = 1; i < path.size(); ++i) {
             const int from = path[i - 1].pid;
             if (path[i].edge == WaitEdge::Poll)
-                unseen << QStringLiteral("pid %1 waits on no lock, it retries pg_try_advisory_lock").arg(from);
+                unseen << FindingWords::tr("pid %1 waits on no lock, it retries pg_try_advisory_lock").arg(from);
             else if (path[i].edge == WaitEdge::Client) {
-                unseen << QStringLiteral("pid %1 is idle: its program, the build's own client, waits for the "
+                unseen << FindingWords::tr("pid %1 is idle: its program, the build's own client, waits for the "
                                          "build before it lets go")
                               .arg(from);
                 idleHolder = from;
@@ -999,21 +1031,21 @@ void addHiddenCycles(const Snapshot& s, const SessionIndex& sessions, Analysis& 
         f.severity = 3;
         f.subject = QString::number(x);
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + sortedPidsText(c.pids);
-        f.title = QStringLiteral("%1 %2, %3: neither can finish").arg(sessionName(x, xs, false), waits, back);
-        f.explanation = QStringLiteral("PostgreSQL's deadlock detector cannot see this cycle (%1): nobody gets "
+        f.title = FindingWords::tr("%1 %2, %3: neither can finish").arg(sessionName(x, xs, false), waits, back);
+        f.explanation = FindingWords::tr("PostgreSQL's deadlock detector cannot see this cycle (%1): nobody gets "
                                        "an error, it lasts until someone acts.")
                             .arg(unseen.join(QStringLiteral("; ")));
         if (idleHolder)
-            f.explanation += QStringLiteral(" Ending pid %1, the root of the lock chain, would let go of its lock "
+            f.explanation += FindingWords::tr(" Ending pid %1, the root of the lock chain, would let go of its lock "
                                             "with the build half done.")
                                  .arg(idleHolder);
         f.fix = c.terminate
-                    ? QStringLiteral("Terminate pid %1 (pg_terminate_backend(%1)): it is idle in a transaction, "
+                    ? FindingWords::tr("Terminate pid %1 (pg_terminate_backend(%1)): it is idle in a transaction, "
                                      "where a cancel does nothing. Its transaction ends, the %2 finishes and the "
                                      "lock is let go; pid %1's work fails and can be run again.")
                           .arg(x)
                           .arg(cmd)
-                    : QStringLiteral("Cancel pid %1's statement (pg_cancel_backend(%1)), not the root blocker: its "
+                    : FindingWords::tr("Cancel pid %1's statement (pg_cancel_backend(%1)), not the root blocker: its "
                                      "transaction fails and lets go of what the %2 waits for at once, the %2 "
                                      "finishes and the lock is let go; pid %1's work can be run again.")
                           .arg(x)
@@ -1042,13 +1074,13 @@ void addKeyCollisions(const Snapshot& s, const KeyNames& names, Analysis& a)
         f.severity = 2;
         f.subject = QString::number(it.key());
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + f.subject;
-        f.title = QStringLiteral("lock names %1 hash to the same advisory key %2")
-                      .arg(it->join(QStringLiteral(" and ")))
+        f.title = FindingWords::tr("lock names %1 hash to the same advisory key %2")
+                      .arg(it->join(FindingWords::tr(" and ")))
                       .arg(it.key());
         f.explanation =
-            QStringLiteral("Two different jobs take the same advisory lock: they exclude each other by "
+            FindingWords::tr("Two different jobs take the same advisory lock: they exclude each other by "
                            "accident, and the console cannot tell which one holds it.");
-        f.fix = QStringLiteral(
+        f.fix = FindingWords::tr(
             "Use a key scheme without collisions: two-key locks (namespace, id), or ids from a "
             "table instead of hashtext().");
         a.findings.push_back(f);
@@ -1067,15 +1099,15 @@ void addClusterLimits(const Snapshot& s, const AnalysisConfig& cfg, Analysis& a)
         f.severity = a.connectionsUsed >= a.connectionBudget ? 3 : 2;
         f.subject = QStringLiteral("cluster");
         f.id = findingKindKey(f.kind);
-        f.title = QStringLiteral("%1 of %2 connections in use (max_connections %3 − %4 reserved)")
+        f.title = FindingWords::tr("%1 of %2 connections in use (max_connections %3 − %4 reserved)")
                       .arg(a.connectionsUsed)
                       .arg(a.connectionBudget)
                       .arg(c.maxConnections)
                       .arg(c.superuserReservedConnections + c.reservedConnections);
         f.explanation =
-            QStringLiteral("New connections will fail with SQLSTATE 53300 once the budget is used up.");
+            FindingWords::tr("New connections will fail with SQLSTATE 53300 once the budget is used up.");
         f.fix =
-            QStringLiteral("Shrink pools or put PgBouncer in front; look for pinned or idle-in-transaction "
+            FindingWords::tr("Shrink pools or put PgBouncer in front; look for pinned or idle-in-transaction "
                            "sessions first.");
         a.findings.push_back(f);
     }
@@ -1085,13 +1117,13 @@ void addClusterLimits(const Snapshot& s, const AnalysisConfig& cfg, Analysis& a)
         f.severity = c.lockTableEntries >= c.lockTableCapacity() ? 3 : 2;
         f.subject = QStringLiteral("cluster");
         f.id = findingKindKey(f.kind);
-        f.title = QStringLiteral("shared lock table at %1 % (%2 of about %3 entries)")
+        f.title = FindingWords::tr("shared lock table at %1 % (%2 of about %3 entries)")
                       .arg(qRound(100.0 * c.lockTableEntries / c.lockTableCapacity()))
                       .arg(c.lockTableEntries)
                       .arg(c.lockTableCapacity());
-        f.explanation = QStringLiteral("When the shared lock table is full, taking a lock fails with "
+        f.explanation = FindingWords::tr("When the shared lock table is full, taking a lock fails with "
                                        "\"out of shared memory\" (SQLSTATE 53200) in any session.");
-        f.fix = QStringLiteral("Take fewer locks per transaction (batch advisory locks), or raise "
+        f.fix = FindingWords::tr("Take fewer locks per transaction (batch advisory locks), or raise "
                                "max_locks_per_transaction (needs a restart).");
         a.findings.push_back(f);
     }
@@ -1101,11 +1133,11 @@ void addClusterLimits(const Snapshot& s, const AnalysisConfig& cfg, Analysis& a)
         f.severity = 1;
         f.subject = s.server.user;
         f.id = findingKindKey(f.kind);
-        f.title = QStringLiteral("role %1 cannot see other roles' sessions in full").arg(s.server.user);
+        f.title = FindingWords::tr("role %1 cannot see other roles' sessions in full").arg(s.server.user);
         f.explanation =
-            QStringLiteral("Without pg_monitor, other users' sessions show <insufficient privilege> "
+            FindingWords::tr("Without pg_monitor, other users' sessions show <insufficient privilege> "
                            "for query, state, client address and wait events.");
-        f.fix = QStringLiteral("GRANT pg_monitor TO %1;").arg(sqlIdentifier(s.server.user));
+        f.fix = FindingWords::tr("GRANT pg_monitor TO %1;").arg(sqlIdentifier(s.server.user));
         a.findings.push_back(f);
     }
 }

@@ -136,6 +136,9 @@ enum class FindingKind {
     HiddenDeadlock, // a HiddenCycle: sessions that wait on each other where PostgreSQL cannot see it
 };
 QString findingKindKey(FindingKind k);
+// A kind in a reader's words ("pool pinned", German "Pool blockiert"), from its key; an unknown key
+// with its underscores as spaces.
+QString findingKindTitle(const QString& key);
 
 struct Finding
 {

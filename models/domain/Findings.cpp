@@ -1,6 +1,7 @@
 #include "Findings.h"
 
 #include "domain/Wording.h"
+#include "domain/Words.h"
 #include "Holders.h"
 
 #include <QDateTime>
@@ -46,7 +47,7 @@ std::vector<Finding> leaseFindings(const LeaseTracker& leases)
         const bool skew = skewS != 0;
         // A writer behind the server makes its live leases look expired early: stale says so.
         const QString behindNote =
-            skewS < 0 ? QStringLiteral(" Its writer's clock runs at least %1 behind the server's, so the lease "
+            skewS < 0 ? FindingWords::tr(" Its writer's clock runs at least %1 behind the server's, so the lease "
                                        "looks expired that much early; the holder may be alive and renewing on "
                                        "its own schedule.")
                             .arg(formatDuration(-skewS))
@@ -61,14 +62,14 @@ std::vector<Finding> leaseFindings(const LeaseTracker& leases)
             f.severity = table->staleSeverity;
             f.subject = r.name;
             f.id = findingKindKey(f.kind) + QLatin1Char(':') + e.key;
-            f.title = QStringLiteral("%1 %2 (holder %3): %4")
-                          .arg(table->label(), r.name, r.holder.value_or(QStringLiteral("(none)")), table->staleMeaning);
-            f.explanation = QStringLiteral("Judged by %1's own rule, read in its source; %2 is its table.")
+            f.title = FindingWords::tr("%1 %2 (holder %3): %4")
+                          .arg(table->label(), r.name, r.holder.value_or(FindingWords::tr("(none)")), table->staleMeaning);
+            f.explanation = FindingWords::tr("Judged by %1's own rule, read in its source; %2 is its table.")
                                 .arg(table->label(), table->qualifiedName()) +
                             behindNote;
             f.fix = !table->staleFix.isEmpty() ? table->staleFix
                     : table->forceExpireRefusal.isEmpty()
-                        ? QStringLiteral("Check that %1 is running on some instance; it takes the lease over "
+                        ? FindingWords::tr("Check that %1 is running on some instance; it takes the lease over "
                                          "by itself once one is.")
                               .arg(table->label())
                         : table->forceExpireRefusal;
@@ -80,22 +81,23 @@ std::vector<Finding> leaseFindings(const LeaseTracker& leases)
             f.subject = r.name;
             f.id = findingKindKey(f.kind) + QLatin1Char(':') + e.key;
             const QString holder = e.holder.structured && e.holder.pid > 0
-                                       ? QStringLiteral("%1 (pid %2)").arg(e.holder.host).arg(e.holder.pid)
-                                       : r.holder.value_or(QStringLiteral("(none)"));
-            QString renewal;
-            if (e.track.lastRenewal)
-                renewal = QStringLiteral(" stopped renewing at %1;")
-                              .arg(QDateTime::fromMSecsSinceEpoch(qint64(*e.track.lastRenewal * 1000))
-                                       .toString(QStringLiteral("HH:mm:ss")));
-            f.title = QStringLiteral("%1 expired %2 ago; holder %3%4 nobody has taken it over")
-                          .arg(r.name, formatDuration(now - *r.expiresAt), holder,
-                               renewal.isEmpty() ? QStringLiteral(";") : renewal);
+                                       ? FindingWords::tr("%1 (pid %2)").arg(e.holder.host).arg(e.holder.pid)
+                                       : r.holder.value_or(FindingWords::tr("(none)"));
+            const QString ago = formatDuration(now - *r.expiresAt);
+            f.title = e.track.lastRenewal
+                          ? FindingWords::tr("%1 expired %2 ago; holder %3 stopped renewing at %4; nobody has taken "
+                                             "it over")
+                                .arg(r.name, ago, holder,
+                                     QDateTime::fromMSecsSinceEpoch(qint64(*e.track.lastRenewal * 1000))
+                                         .toString(QStringLiteral("HH:mm:ss")))
+                          : FindingWords::tr("%1 expired %2 ago; holder %3; nobody has taken it over")
+                                .arg(r.name, ago, holder);
             f.explanation =
-                skewS < 0 ? QStringLiteral("Expired by the server's clock and not taken over.") + behindNote
-                          : QStringLiteral("The holder stopped renewing (it probably crashed) and no other instance "
+                skewS < 0 ? FindingWords::tr("Expired by the server's clock and not taken over.") + behindNote
+                          : FindingWords::tr("The holder stopped renewing (it probably crashed) and no other instance "
                                            "has taken the lease yet; the work behind it is not being done.");
             f.fix =
-                QStringLiteral("Check the holder; if it is gone, wait for the next take or force-expire the "
+                FindingWords::tr("Check the holder; if it is gone, wait for the next take or force-expire the "
                                "lease (operator mode).");
             out.push_back(f);
         }
@@ -105,18 +107,18 @@ std::vector<Finding> leaseFindings(const LeaseTracker& leases)
             f.severity = 2;
             f.subject = r.name;
             f.id = findingKindKey(f.kind) + QLatin1Char(':') + e.key;
-            f.title = skewS > 0 ? QStringLiteral("%1: the writer's clock (%2) runs at least %3 ahead of the server's")
+            f.title = skewS > 0 ? FindingWords::tr("%1: the writer's clock (%2) runs at least %3 ahead of the server's")
                                       .arg(r.name, r.holder.value_or(QStringLiteral("?")), formatDuration(skewS))
-                                : QStringLiteral("%1: the writer's clock (%2) runs at least %3 behind the server's")
+                                : FindingWords::tr("%1: the writer's clock (%2) runs at least %3 behind the server's")
                                       .arg(r.name, r.holder.value_or(QStringLiteral("?")), formatDuration(-skewS));
             f.explanation =
                 skewS > 0
-                    ? QStringLiteral("The lease library writes times from the application's clock; a clock "
+                    ? FindingWords::tr("The lease library writes times from the application's clock; a clock "
                                      "ahead makes leases last longer than intended.")
-                    : QStringLiteral("The lease library writes times from the application's clock; a clock "
+                    : FindingWords::tr("The lease library writes times from the application's clock; a clock "
                                      "behind makes live leases look expired early, and another instance may "
                                      "take them while their holder still works.");
-            f.fix = QStringLiteral("Run NTP on the application hosts, or configure the library to use the "
+            f.fix = FindingWords::tr("Run NTP on the application hosts, or configure the library to use the "
                                    "database's time.");
             out.push_back(f);
         }
@@ -149,16 +151,16 @@ std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leas
         f.severity = 2;
         f.subject = QString(); // the Leases page as it is
         f.id = findingKindKey(f.kind);
-        f.title = (s.leasesError ? QStringLiteral("leases not shown: %1") : QStringLiteral("a lease table not read: %1"))
+        f.title = (s.leasesError ? FindingWords::tr("leases not shown: %1") : FindingWords::tr("a lease table not read: %1"))
                       .arg(e.headline());
         f.explanation =
             s.leasesError
-                ? QStringLiteral("The console cannot read the leases table, so it shows no holders, no "
+                ? FindingWords::tr("The console cannot read the leases table, so it shows no holders, no "
                                  "countdowns and no stale leases; locks, sessions and pools are still live.")
-                : QStringLiteral("One lease table is not read (its rows are missing, or as last read); the other "
+                : FindingWords::tr("One lease table is not read (its rows are missing, or as last read); the other "
                                  "tables' rows, locks, sessions and pools are live.");
         const QString advice = e.advice();
-        f.fix = advice.isEmpty() ? QStringLiteral("Check the leases-table settings of the profile.") : advice;
+        f.fix = advice.isEmpty() ? FindingWords::tr("Check the leases-table settings of the profile.") : advice;
         out.push_back(f);
     }
     if (s.analysis)
@@ -169,13 +171,14 @@ std::vector<Finding> collectFindings(const Snapshot& s, const LeaseTracker& leas
         f.severity = 2;
         f.subject = s.server.database;
         f.id = findingKindKey(f.kind);
-        f.title = QStringLiteral("%1 deadlock%2 in the last %3 in database %4")
-                      .arg(deadlocks->deadlocksInWindow())
-                      .arg(deadlocks->deadlocksInWindow() == 1 ? QString() : QStringLiteral("s"),
-                           formatDuration(deadlocks->windowSeconds()), s.server.database);
-        f.explanation = QStringLiteral("PostgreSQL aborted transactions that waited on each other; the "
+        const int n = deadlocks->deadlocksInWindow();
+        const QString window = formatDuration(deadlocks->windowSeconds());
+        f.title = n == 1 ? FindingWords::tr("1 deadlock in the last %1 in database %2").arg(window, s.server.database)
+                         : FindingWords::tr("%1 deadlocks in the last %2 in database %3")
+                               .arg(QString::number(n), window, s.server.database);
+        f.explanation = FindingWords::tr("PostgreSQL aborted transactions that waited on each other; the "
                                        "application saw SQLSTATE 40P01 and had to retry.");
-        f.fix = QStringLiteral("Lock rows in one consistent order (ORDER BY … FOR UPDATE), keep transactions "
+        f.fix = FindingWords::tr("Lock rows in one consistent order (ORDER BY … FOR UPDATE), keep transactions "
                                "short, set lock_timeout.");
         out.push_back(f);
     }

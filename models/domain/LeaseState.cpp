@@ -1,4 +1,5 @@
 #include "LeaseState.h"
+#include "Words.h"
 
 #include <QRegularExpression>
 
@@ -10,21 +11,21 @@ QString leaseStateText(LeaseState s)
 {
     switch (s) {
     case LeaseState::Held:
-        return QStringLiteral("held");
+        return StateWords::tr("held");
     case LeaseState::ExpiringSoon:
-        return QStringLiteral("expiring soon");
+        return StateWords::tr("expiring soon");
     case LeaseState::RenewalOverdue:
-        return QStringLiteral("renewal overdue");
+        return StateWords::tr("renewal overdue");
     case LeaseState::Stale:
-        return QStringLiteral("stale (expired, not taken over)");
+        return StateWords::tr("stale (expired, not taken over)");
     case LeaseState::TakenOver:
-        return QStringLiteral("taken over");
+        return StateWords::tr("taken over");
     case LeaseState::Released:
-        return QStringLiteral("released");
+        return StateWords::tr("released");
     case LeaseState::Unknown:
-        return QStringLiteral("unknown (no expiry)");
+        return StateWords::tr("unknown (no expiry)");
     case LeaseState::Free:
-        return QStringLiteral("free (released)");
+        return StateWords::tr("free (released)");
     }
     return {};
 }

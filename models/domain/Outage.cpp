@@ -2,6 +2,7 @@
 
 #include "SqlText.h"
 #include "Wording.h"
+#include "Words.h"
 
 namespace lw {
 
@@ -75,34 +76,34 @@ QString outageCauseKey(OutageCause c)
 
 QString outageLine(const OutageView& o)
 {
-    QString s = QStringLiteral("The server has not answered for %1 (since %2).")
+    QString s = OutageWords::tr("The server has not answered for %1 (since %2).")
                     .arg(formatDuration(o.seconds()), hhmmss(o.since));
     const DbError& first = o.began.isError() ? o.began : o.error;
     switch (causeOfError(first)) {
     case Cause::RefreshDeadline:
         s += o.refreshDeadlineMs > 0
-                 ? QStringLiteral(" The refresh was cancelled after its %1 deadline")
+                 ? OutageWords::tr(" The refresh was cancelled after its %1 deadline")
                        .arg(formatDuration(o.refreshDeadlineMs / 1000.0))
-                 : QStringLiteral(" The refresh was cancelled at its deadline");
+                 : OutageWords::tr(" The refresh was cancelled at its deadline");
         break;
     case Cause::Lost:
     case Cause::Terminated:
-        s += QStringLiteral(" The connection was lost (%1)").arg(first.headline());
+        s += OutageWords::tr(" The connection was lost (%1)").arg(first.headline());
         break;
     default:
         s += QStringLiteral(" %1").arg(first.headline());
         break;
     }
     if (o.reconnectingNow)
-        s += QStringLiteral("; reconnecting now.");
+        s += OutageWords::tr("; reconnecting now.");
     else if (o.nextAttempt)
-        s += QStringLiteral("; reconnecting in %1.")
+        s += OutageWords::tr("; reconnecting in %1.")
                  .arg(formatDuration(std::max<qint64>(0, o.now.msecsTo(*o.nextAttempt)) / 1000.0 + 0.999));
     else
         s += QLatin1Char('.');
     // The latest attempt, when it failed differently from the first failure.
     if (o.began.isError() && o.error.isError() && o.error.message != o.began.message)
-        s += QStringLiteral(" Last attempt: %1.").arg(o.error.headline());
+        s += OutageWords::tr(" Last attempt: %1.").arg(o.error.headline());
     return s;
 }
 
@@ -112,42 +113,42 @@ QString outageCause(const OutageView& o)
     QString seen;
     switch (causeOfError(e)) {
     case Cause::TooManyConnections:
-        seen = QStringLiteral("The server refuses new connections: every max_connections slot is taken "
+        seen = OutageWords::tr("The server refuses new connections: every max_connections slot is taken "
                               "(SQLSTATE 53300), and the console, which reconnects, is one of the victims.");
         break;
     case Cause::DiskFull:
-        seen = QStringLiteral("The server reports a full disk (SQLSTATE 53100, \"No space left on device\").");
+        seen = OutageWords::tr("The server reports a full disk (SQLSTATE 53100, \"No space left on device\").");
         break;
     case Cause::StartingOrStopping:
-        seen = QStringLiteral("The server is starting up, shutting down or recovering after a crash "
+        seen = OutageWords::tr("The server is starting up, shutting down or recovering after a crash "
                               "(SQLSTATE 57P03): it accepts no queries until that ends.");
         break;
     case Cause::Terminated:
-        seen = QStringLiteral("The server ended the console's session (an administrator's "
+        seen = OutageWords::tr("The server ended the console's session (an administrator's "
                               "pg_terminate_backend, or a shutdown), and reconnecting has not succeeded.");
         break;
     case Cause::Refused:
-        seen = QStringLiteral("Nothing accepts connections at the address: the server is down or "
+        seen = OutageWords::tr("Nothing accepts connections at the address: the server is down or "
                               "restarting, or listens elsewhere.");
         break;
     case Cause::RefreshDeadline:
     case Cause::ConnectTimeout:
-        seen = QStringLiteral("Connections are accepted or pending but nothing answers: a hung host or "
+        seen = OutageWords::tr("Connections are accepted or pending but nothing answers: a hung host or "
                               "server (a stopped or swapping process, storage that stalls, which includes "
                               "a disk that has filled up), or a network partition that drops packets. The "
                               "console cannot tell these apart from here.");
         break;
     case Cause::Lost:
-        seen = QStringLiteral("The connection broke (a server crash or restart, or the network), and "
+        seen = OutageWords::tr("The connection broke (a server crash or restart, or the network), and "
                               "reconnecting has not succeeded.");
         break;
     case Cause::Other:
-        seen = QStringLiteral("Reconnecting fails: %1.").arg(e.headline());
+        seen = OutageWords::tr("Reconnecting fails: %1.").arg(e.headline());
         break;
     }
     if (o.connectionBudget > 0 && o.connectionsUsed >= 0.9 * o.connectionBudget &&
         causeOfError(e) != Cause::TooManyConnections)
-        seen += QStringLiteral(" The last refresh saw %1 of %2 connections in use, so the server may also be "
+        seen += OutageWords::tr(" The last refresh saw %1 of %2 connections in use, so the server may also be "
                                "refusing new ones.")
                     .arg(o.connectionsUsed)
                     .arg(o.connectionBudget);
@@ -163,21 +164,21 @@ QString tooManyConnectionsFix(const OutageView& o, const DbError& e)
 {
     const QString role = o.role.isEmpty() ? QStringLiteral("<monitoring role>") : sqlIdentifier(o.role);
     if (has(e, "too many connections for role"))
-        return QStringLiteral("The console's role has reached its own CONNECTION LIMIT: end its idle sessions, or "
+        return OutageWords::tr("The console's role has reached its own CONNECTION LIMIT: end its idle sessions, or "
                               "raise the limit (ALTER ROLE %1 CONNECTION LIMIT <n>;).")
             .arg(role);
     if (has(e, "too many connections for database"))
-        return QStringLiteral("The database has reached its own CONNECTION LIMIT: end idle sessions "
+        return OutageWords::tr("The database has reached its own CONNECTION LIMIT: end idle sessions "
                               "(pg_terminate_backend) or raise it (ALTER DATABASE … CONNECTION LIMIT <n>;).");
-    const QString now = QStringLiteral("End idle sessions (pg_terminate_backend) or lower the applications' pool "
+    const QString now = OutageWords::tr("End idle sessions (pg_terminate_backend) or lower the applications' pool "
                                        "sizes.");
     if (o.serverVersionNum > 0 && o.serverVersionNum < 160000 && !has(e, "pg_use_reserved_connections"))
-        return now + QStringLiteral(" PostgreSQL %1 keeps slots for superusers only (superuser_reserved_connections); "
+        return now + OutageWords::tr(" PostgreSQL %1 keeps slots for superusers only (superuser_reserved_connections); "
                                     "from 16 on, GRANT pg_use_reserved_connections TO %2; with reserved_connections "
                                     "set lets the console in during such a storm.")
                          .arg(o.serverVersionNum / 10000)
                          .arg(role);
-    return now + QStringLiteral(" So that the console still gets in next time (PostgreSQL 16+): GRANT "
+    return now + OutageWords::tr(" So that the console still gets in next time (PostgreSQL 16+): GRANT "
                                 "pg_use_reserved_connections TO %1; and keep slots for it: ALTER SYSTEM SET "
                                 "reserved_connections = 3; (takes effect after a restart; max_connections must "
                                 "exceed it plus superuser_reserved_connections).")
@@ -194,20 +195,20 @@ std::optional<Finding> outageFinding(const OutageView& o, double thresholdS)
     f.severity = 3;
     f.subject = QStringLiteral("server");
     f.id = findingKindKey(f.kind);
-    f.title = QStringLiteral("The server has not answered for %1 (since %2)")
+    f.title = OutageWords::tr("The server has not answered for %1 (since %2)")
                   .arg(formatDuration(o.seconds()), hhmmss(o.since));
-    f.explanation = outageCause(o) + QStringLiteral(" Every other finding is as of the last answer.");
+    f.explanation = outageCause(o) + OutageWords::tr(" Every other finding is as of the last answer.");
     const DbError& e = o.error.isError() ? o.error : o.began;
     switch (causeOfError(e)) {
     case Cause::TooManyConnections:
         f.fix = tooManyConnectionsFix(o, e);
         break;
     case Cause::DiskFull:
-        f.fix = QStringLiteral("Free space on the server's data and WAL volumes; the server resumes on its "
+        f.fix = OutageWords::tr("Free space on the server's data and WAL volumes; the server resumes on its "
                                "own.");
         break;
     default:
-        f.fix = QStringLiteral("Check the host (is postgres running, stopped or swapping?), the network "
+        f.fix = OutageWords::tr("Check the host (is postgres running, stopped or swapping?), the network "
                                "path, free disk space on the data and WAL volumes, and the connection count "
                                "against max_connections.");
         break;

@@ -1,4 +1,5 @@
 #include "LeaseStrip.h"
+#include "domain/Words.h"
 
 #include <algorithm>
 
@@ -8,15 +9,15 @@ QString stripStateText(StripSegment::State s)
 {
     switch (s) {
     case StripSegment::State::Held:
-        return QStringLiteral("held");
+        return StateWords::tr("held");
     case StripSegment::State::Overdue:
-        return QStringLiteral("renewal overdue");
+        return StateWords::tr("renewal overdue");
     case StripSegment::State::Stale:
-        return QStringLiteral("stale");
+        return StateWords::tr("stale");
     case StripSegment::State::Forced:
-        return QStringLiteral("force-expired");
+        return StateWords::tr("force-expired");
     case StripSegment::State::Released:
-        return QStringLiteral("released");
+        return StateWords::tr("released");
     }
     return {};
 }

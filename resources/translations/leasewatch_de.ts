@@ -48,6 +48,567 @@
     </message>
 </context>
 <context>
+    <name>lw::Findings</name>
+    <message>
+        <source>pid %1</source>
+        <translation>PID %1</translation>
+    </message>
+    <message>
+        <source>pid %1 (%2)</source>
+        <translation>PID %1 (%2)</translation>
+    </message>
+    <message>
+        <source>pid %1 (local, no application_name%2)</source>
+        <translation>PID %1 (lokal, kein application_name%2)</translation>
+    </message>
+    <message>
+        <source>pid %1 from %2, no application_name%3</source>
+        <translation>PID %1 von %2, kein application_name%3</translation>
+    </message>
+    <message>
+        <source>pid %1 (%2 on %3%4)</source>
+        <translation>PID %1 (%2 auf %3%4)</translation>
+    </message>
+    <message>
+        <source>pid %1 (%2%3)</source>
+        <translation>PID %1 (%2%3)</translation>
+    </message>
+    <message>
+        <source> and %1 more</source>
+        <translation> und %1 weitere</translation>
+    </message>
+    <message>
+        <source>idle %1 holding this lock: the connection is out of its pool</source>
+        <translation>hält diese Sperre seit %1 untätig: Die Verbindung fehlt ihrem Pool</translation>
+    </message>
+    <message>
+        <source>session-level lock (held with no transaction open)</source>
+        <translation>Sperre auf Sitzungsebene (gehalten ohne offene Transaktion)</translation>
+    </message>
+    <message>
+        <source>waiting %1 behind pid %2</source>
+        <translation>wartet seit %1 hinter PID %2</translation>
+    </message>
+    <message>
+        <source>waiting behind pid %1</source>
+        <translation>wartet hinter PID %1</translation>
+    </message>
+    <message>
+        <source>%1 has waited %2 for advisory lock %3 held by pid %4</source>
+        <translation>%1 wartet seit %2 auf die Advisory-Sperre %3, die PID %4 hält</translation>
+    </message>
+    <message>
+        <source>A session is queued behind another session&apos;s advisory lock; its work does not progress until the holder releases it.</source>
+        <translation>Eine Sitzung steht hinter der Advisory-Sperre einer anderen Sitzung an; ihre Arbeit kommt nicht voran, bis der Halter sie freigibt.</translation>
+    </message>
+    <message>
+        <source>Use pg_try_advisory_lock with a retry, or a lock_timeout, so waits are bounded; check why the holder keeps the lock.</source>
+        <translation>Verwenden Sie pg_try_advisory_lock mit Wiederholung oder ein lock_timeout, damit das Warten begrenzt ist; prüfen Sie, warum der Halter die Sperre behält.</translation>
+    </message>
+    <message>
+        <source>%1 has been %2 for %3 holding advisory locks %4</source>
+        <translation>%1 ist seit %3 %2 und hält die Advisory-Sperren %4</translation>
+    </message>
+    <message>
+        <source>%1 has been %2 for %3 holding advisory lock %4</source>
+        <translation>%1 ist seit %3 %2 und hält die Advisory-Sperre %4</translation>
+    </message>
+    <message>
+        <source>A migration tool holds its migration lock on an idle session: the migration run died, hangs or waits for input, and the next deploy cannot migrate (it waits, or fails on the lock).</source>
+        <translation>Ein Migrationswerkzeug hält seine Migrationssperre auf einer untätigen Sitzung: Der Migrationslauf ist abgestürzt, hängt oder wartet auf Eingabe, und das nächste Deployment kann nicht migrieren (es wartet oder scheitert an der Sperre).</translation>
+    </message>
+    <message>
+        <source>Find the deploy or migration process behind this session; if it is gone, terminate pid %1 to release the lock, then check the schema&apos;s state.</source>
+        <translation>Finden Sie den Deployment- oder Migrationsprozess hinter dieser Sitzung; ist er weg, beenden Sie PID %1, um die Sperre freizugeben, und prüfen Sie dann den Zustand des Schemas.</translation>
+    </message>
+    <message>
+        <source>An idle connection that holds a session-level advisory lock is taken out of its pool until it unlocks or disconnects.</source>
+        <translation>Eine untätige Verbindung, die eine Advisory-Sperre auf Sitzungsebene hält, fehlt ihrem Pool, bis sie entsperrt oder die Verbindung trennt.</translation>
+    </message>
+    <message>
+        <source>Hold no lock over long work on a pooled connection; use a lease row, or a transaction-level lock (pg_advisory_xact_lock).</source>
+        <translation>Halten Sie auf einer Pool-Verbindung keine Sperre über lange Arbeit; verwenden Sie eine Lease-Zeile oder eine Sperre auf Transaktionsebene (pg_advisory_xact_lock).</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 pooled connections are idle holding advisory locks %4 for %5; its work cannot get a connection</source>
+        <translation>%1: %2 von %3 Pool-Verbindungen halten seit %5 untätig die Advisory-Sperren %4; seine Arbeit bekommt keine Verbindung</translation>
+    </message>
+    <message>
+        <source>Every connection of this instance&apos;s pool is pinned by a session-level advisory lock on an idle backend; work that needs a connection waits for one its own locks hold. The server sees no deadlock.</source>
+        <translation>Jede Verbindung im Pool dieser Instanz ist durch eine Advisory-Sperre auf Sitzungsebene auf einem untätigen Backend blockiert; Arbeit, die eine Verbindung braucht, wartet auf eine, die ihre eigenen Sperren festhalten. Der Server sieht keinen Deadlock.</translation>
+    </message>
+    <message>
+        <source>Hold no lock over long work on a pooled connection; use a lease row, or a transaction-level lock. Terminating one pinned backend frees one connection.</source>
+        <translation>Halten Sie auf einer Pool-Verbindung keine Sperre über lange Arbeit; verwenden Sie eine Lease-Zeile oder eine Sperre auf Transaktionsebene. Ein beendetes blockiertes Backend gibt eine Verbindung frei.</translation>
+    </message>
+    <message>
+        <source>%1 blocks 1 session; the longest has waited %3</source>
+        <translation>%1 blockiert 1 Sitzung; sie wartet seit %3</translation>
+    </message>
+    <message>
+        <source>%1 blocks %2 sessions; the longest has waited %3</source>
+        <translation>%1 blockiert %2 Sitzungen; die längste wartet seit %3</translation>
+    </message>
+    <message>
+        <source>Sessions wait on locks held by the root blocker; waits cascade and fill the pools.</source>
+        <translation>Sitzungen warten auf Sperren, die der auslösende Blockierer hält; das Warten pflanzt sich fort und füllt die Pools.</translation>
+    </message>
+    <message>
+        <source>Set lock_timeout and statement_timeout; take row locks in a consistent order; end or cancel the root blocker if it is stuck.</source>
+        <translation>Setzen Sie lock_timeout und statement_timeout; nehmen Sie Zeilensperren in fester Reihenfolge; beenden oder unterbrechen Sie den auslösenden Blockierer, wenn er hängt.</translation>
+    </message>
+    <message>
+        <source>deadlock cycle caught in this refresh: pids %1 wait on each other</source>
+        <translation>Deadlock-Zyklus in dieser Aktualisierung erfasst: Die PIDs %1 warten aufeinander</translation>
+    </message>
+    <message>
+        <source>The sessions wait on each other; PostgreSQL&apos;s deadlock detector will abort one of them after deadlock_timeout.</source>
+        <translation>Die Sitzungen warten aufeinander; die Deadlock-Erkennung von PostgreSQL bricht nach deadlock_timeout eine davon ab.</translation>
+    </message>
+    <message>
+        <source>Lock rows and keys in one consistent order (e.g. sorted) in every transaction.</source>
+        <translation>Sperren Sie Zeilen und Schlüssel in jeder Transaktion in derselben Reihenfolge (z. B. sortiert).</translation>
+    </message>
+    <message>
+        <source>statement</source>
+        <translation>Anweisung</translation>
+    </message>
+    <message>
+        <source>pid %1&apos;s transaction</source>
+        <translation>die Transaktion von PID %1</translation>
+    </message>
+    <message>
+        <source>pid %1&apos;s snapshot</source>
+        <translation>den Snapshot von PID %1</translation>
+    </message>
+    <message>
+        <source>keeps retrying pg_try_advisory_lock for %1 held by pid %2</source>
+        <translation>wiederholt pg_try_advisory_lock für %1, das PID %2 hält, immer wieder</translation>
+    </message>
+    <message>
+        <source>waits for a lock held by pid %1</source>
+        <translation>wartet auf eine Sperre, die PID %1 hält</translation>
+    </message>
+    <message>
+        <source>waits for %1 held by pid %2</source>
+        <translation>wartet auf %1, das PID %2 hält</translation>
+    </message>
+    <message>
+        <source>whose %1 waits for %2</source>
+        <translation>deren %1 auf %2 wartet</translation>
+    </message>
+    <message>
+        <source>whose client&apos;s %1 (pid %2) waits for %3</source>
+        <translation>deren Client mit %1 (PID %2) auf %3 wartet</translation>
+    </message>
+    <message>
+        <source>and through pid %1, %2 (pid %3) waits for %4</source>
+        <translation>und über PID %1 wartet %2 (PID %3) auf %4</translation>
+    </message>
+    <message>
+        <source>pid %1 waits on no lock, it retries pg_try_advisory_lock</source>
+        <translation>PID %1 wartet auf keine Sperre, sie wiederholt pg_try_advisory_lock</translation>
+    </message>
+    <message>
+        <source>pid %1 is idle: its program, the build&apos;s own client, waits for the build before it lets go</source>
+        <translation>PID %1 ist untätig: Ihr Programm, der eigene Client des Aufbaus, wartet auf den Aufbau, bevor es loslässt</translation>
+    </message>
+    <message>
+        <source>%1 %2, %3: neither can finish</source>
+        <translation>%1 %2, %3: Keine kann fertig werden</translation>
+    </message>
+    <message>
+        <source>PostgreSQL&apos;s deadlock detector cannot see this cycle (%1): nobody gets an error, it lasts until someone acts.</source>
+        <translation>Die Deadlock-Erkennung von PostgreSQL kann diesen Zyklus nicht sehen (%1): Niemand bekommt einen Fehler, er dauert, bis jemand eingreift.</translation>
+    </message>
+    <message>
+        <source> Ending pid %1, the root of the lock chain, would let go of its lock with the build half done.</source>
+        <translation> PID %1, die Wurzel der Sperrkette, zu beenden, gäbe ihre Sperre mit halb fertigem Aufbau frei.</translation>
+    </message>
+    <message>
+        <source>Terminate pid %1 (pg_terminate_backend(%1)): it is idle in a transaction, where a cancel does nothing. Its transaction ends, the %2 finishes and the lock is let go; pid %1&apos;s work fails and can be run again.</source>
+        <translation>Beenden Sie PID %1 (pg_terminate_backend(%1)): Sie ist untätig in einer Transaktion, wo ein Abbruch nichts bewirkt. Ihre Transaktion endet, %2 wird fertig und die Sperre wird freigegeben; die Arbeit von PID %1 scheitert und kann erneut laufen.</translation>
+    </message>
+    <message>
+        <source>Cancel pid %1&apos;s statement (pg_cancel_backend(%1)), not the root blocker: its transaction fails and lets go of what the %2 waits for at once, the %2 finishes and the lock is let go; pid %1&apos;s work can be run again.</source>
+        <translation>Brechen Sie die Anweisung von PID %1 ab (pg_cancel_backend(%1)), nicht den auslösenden Blockierer: Ihre Transaktion scheitert und gibt sofort frei, worauf %2 wartet, %2 wird fertig und die Sperre wird freigegeben; die Arbeit von PID %1 kann erneut laufen.</translation>
+    </message>
+    <message>
+        <source>lock names %1 hash to the same advisory key %2</source>
+        <translation>die Sperrnamen %1 ergeben denselben Advisory-Schlüssel %2</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> und </translation>
+    </message>
+    <message>
+        <source>Two different jobs take the same advisory lock: they exclude each other by accident, and the console cannot tell which one holds it.</source>
+        <translation>Zwei verschiedene Jobs nehmen dieselbe Advisory-Sperre: Sie schließen einander versehentlich aus, und die Konsole kann nicht sagen, welcher sie hält.</translation>
+    </message>
+    <message>
+        <source>Use a key scheme without collisions: two-key locks (namespace, id), or ids from a table instead of hashtext().</source>
+        <translation>Verwenden Sie ein Schlüsselschema ohne Kollisionen: Sperren mit zwei Schlüsseln (Namensraum, ID) oder IDs aus einer Tabelle statt hashtext().</translation>
+    </message>
+    <message>
+        <source>%1 of %2 connections in use (max_connections %3 − %4 reserved)</source>
+        <translation>%1 von %2 Verbindungen belegt (max_connections %3 − %4 reserviert)</translation>
+    </message>
+    <message>
+        <source>New connections will fail with SQLSTATE 53300 once the budget is used up.</source>
+        <translation>Neue Verbindungen scheitern mit SQLSTATE 53300, sobald das Budget aufgebraucht ist.</translation>
+    </message>
+    <message>
+        <source>Shrink pools or put PgBouncer in front; look for pinned or idle-in-transaction sessions first.</source>
+        <translation>Verkleinern Sie die Pools oder schalten Sie PgBouncer davor; suchen Sie zuerst nach blockierten oder in einer Transaktion untätigen Sitzungen.</translation>
+    </message>
+    <message>
+        <source>shared lock table at %1 % (%2 of about %3 entries)</source>
+        <translation>gemeinsame Sperrtabelle bei %1 % (%2 von etwa %3 Einträgen)</translation>
+    </message>
+    <message>
+        <source>When the shared lock table is full, taking a lock fails with &quot;out of shared memory&quot; (SQLSTATE 53200) in any session.</source>
+        <translation>Ist die gemeinsame Sperrtabelle voll, scheitert in jeder Sitzung das Nehmen einer Sperre mit „out of shared memory“ (SQLSTATE 53200).</translation>
+    </message>
+    <message>
+        <source>Take fewer locks per transaction (batch advisory locks), or raise max_locks_per_transaction (needs a restart).</source>
+        <translation>Nehmen Sie weniger Sperren pro Transaktion (Advisory-Sperren bündeln) oder erhöhen Sie max_locks_per_transaction (erfordert einen Neustart).</translation>
+    </message>
+    <message>
+        <source>role %1 cannot see other roles&apos; sessions in full</source>
+        <translation>Rolle %1 sieht die Sitzungen anderer Rollen nicht vollständig</translation>
+    </message>
+    <message>
+        <source>Without pg_monitor, other users&apos; sessions show &lt;insufficient privilege&gt; for query, state, client address and wait events.</source>
+        <translation>Ohne pg_monitor zeigen die Sitzungen anderer Benutzer &lt;insufficient privilege&gt; für Anfrage, Zustand, Client-Adresse und Warteereignisse.</translation>
+    </message>
+    <message>
+        <source>GRANT pg_monitor TO %1;</source>
+        <translation>GRANT pg_monitor TO %1;</translation>
+    </message>
+    <message>
+        <source> Its writer&apos;s clock runs at least %1 behind the server&apos;s, so the lease looks expired that much early; the holder may be alive and renewing on its own schedule.</source>
+        <translation> Die Uhr ihres Schreibers geht mindestens %1 hinter der des Servers, also wirkt die Lease um so viel zu früh abgelaufen; der Halter lebt vielleicht und erneuert nach seinem eigenen Takt.</translation>
+    </message>
+    <message>
+        <source>%1 %2 (holder %3): %4</source>
+        <translation>%1 %2 (Halter %3): %4</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keiner)</translation>
+    </message>
+    <message>
+        <source>Judged by %1&apos;s own rule, read in its source; %2 is its table.</source>
+        <translation>Beurteilt nach der eigenen Regel von %1, aus dessen Quelltext gelesen; %2 ist seine Tabelle.</translation>
+    </message>
+    <message>
+        <source>Check that %1 is running on some instance; it takes the lease over by itself once one is.</source>
+        <translation>Prüfen Sie, ob %1 auf irgendeiner Instanz läuft; sobald eine läuft, übernimmt sie die Lease von selbst.</translation>
+    </message>
+    <message>
+        <source>%1 (pid %2)</source>
+        <translation>%1 (PID %2)</translation>
+    </message>
+    <message>
+        <source>%1 expired %2 ago; holder %3 stopped renewing at %4; nobody has taken it over</source>
+        <translation>%1 ist vor %2 abgelaufen; Halter %3 hat um %4 aufgehört zu erneuern; niemand hat sie übernommen</translation>
+    </message>
+    <message>
+        <source>%1 expired %2 ago; holder %3; nobody has taken it over</source>
+        <translation>%1 ist vor %2 abgelaufen; Halter %3; niemand hat sie übernommen</translation>
+    </message>
+    <message>
+        <source>Expired by the server&apos;s clock and not taken over.</source>
+        <translation>Nach der Uhr des Servers abgelaufen und nicht übernommen.</translation>
+    </message>
+    <message>
+        <source>The holder stopped renewing (it probably crashed) and no other instance has taken the lease yet; the work behind it is not being done.</source>
+        <translation>Der Halter erneuert nicht mehr (wahrscheinlich ist er abgestürzt), und keine andere Instanz hat die Lease bisher übernommen; die Arbeit dahinter bleibt liegen.</translation>
+    </message>
+    <message>
+        <source>Check the holder; if it is gone, wait for the next take or force-expire the lease (operator mode).</source>
+        <translation>Prüfen Sie den Halter; ist er weg, warten Sie auf die nächste Übernahme oder erzwingen Sie den Ablauf der Lease (Operatormodus).</translation>
+    </message>
+    <message>
+        <source>%1: the writer&apos;s clock (%2) runs at least %3 ahead of the server&apos;s</source>
+        <translation>%1: Die Uhr des Schreibers (%2) geht mindestens %3 vor der des Servers</translation>
+    </message>
+    <message>
+        <source>%1: the writer&apos;s clock (%2) runs at least %3 behind the server&apos;s</source>
+        <translation>%1: Die Uhr des Schreibers (%2) geht mindestens %3 hinter der des Servers</translation>
+    </message>
+    <message>
+        <source>The lease library writes times from the application&apos;s clock; a clock ahead makes leases last longer than intended.</source>
+        <translation>Die Lease-Bibliothek schreibt Zeiten nach der Uhr der Anwendung; eine vorgehende Uhr lässt Leases länger gelten als gedacht.</translation>
+    </message>
+    <message>
+        <source>The lease library writes times from the application&apos;s clock; a clock behind makes live leases look expired early, and another instance may take them while their holder still works.</source>
+        <translation>Die Lease-Bibliothek schreibt Zeiten nach der Uhr der Anwendung; eine nachgehende Uhr lässt lebende Leases zu früh abgelaufen wirken, und eine andere Instanz kann sie nehmen, während ihr Halter noch arbeitet.</translation>
+    </message>
+    <message>
+        <source>Run NTP on the application hosts, or configure the library to use the database&apos;s time.</source>
+        <translation>Betreiben Sie NTP auf den Anwendungs-Hosts oder stellen Sie die Bibliothek auf die Zeit der Datenbank ein.</translation>
+    </message>
+    <message>
+        <source>leases not shown: %1</source>
+        <translation>Leases nicht angezeigt: %1</translation>
+    </message>
+    <message>
+        <source>a lease table not read: %1</source>
+        <translation>eine Lease-Tabelle nicht gelesen: %1</translation>
+    </message>
+    <message>
+        <source>The console cannot read the leases table, so it shows no holders, no countdowns and no stale leases; locks, sessions and pools are still live.</source>
+        <translation>Die Konsole kann die Lease-Tabelle nicht lesen, zeigt also keine Halter, keine Countdowns und keine verwaisten Leases; Sperren, Sitzungen und Pools sind weiter live.</translation>
+    </message>
+    <message>
+        <source>One lease table is not read (its rows are missing, or as last read); the other tables&apos; rows, locks, sessions and pools are live.</source>
+        <translation>Eine Lease-Tabelle wird nicht gelesen (ihre Zeilen fehlen oder stehen wie zuletzt gelesen); die Zeilen der anderen Tabellen, Sperren, Sitzungen und Pools sind live.</translation>
+    </message>
+    <message>
+        <source>Check the leases-table settings of the profile.</source>
+        <translation>Prüfen Sie die Lease-Tabellen-Einstellungen des Profils.</translation>
+    </message>
+    <message>
+        <source>1 deadlock in the last %1 in database %2</source>
+        <translation>1 Deadlock in den letzten %1 in Datenbank %2</translation>
+    </message>
+    <message>
+        <source>%1 deadlocks in the last %2 in database %3</source>
+        <translation>%1 Deadlocks in den letzten %2 in Datenbank %3</translation>
+    </message>
+    <message>
+        <source>PostgreSQL aborted transactions that waited on each other; the application saw SQLSTATE 40P01 and had to retry.</source>
+        <translation>PostgreSQL hat Transaktionen abgebrochen, die aufeinander warteten; die Anwendung bekam SQLSTATE 40P01 und musste es erneut versuchen.</translation>
+    </message>
+    <message>
+        <source>Lock rows in one consistent order (ORDER BY … FOR UPDATE), keep transactions short, set lock_timeout.</source>
+        <translation>Sperren Sie Zeilen in fester Reihenfolge (ORDER BY … FOR UPDATE), halten Sie Transaktionen kurz, setzen Sie lock_timeout.</translation>
+    </message>
+    <message>
+        <source>advisory lock %1</source>
+        <translation>Advisory-Sperre %1</translation>
+    </message>
+    <message>
+        <source>stale lease</source>
+        <translation>verwaiste Lease</translation>
+    </message>
+    <message>
+        <source>pool pinned</source>
+        <translation>Pool blockiert</translation>
+    </message>
+    <message>
+        <source>idle holding advisory lock</source>
+        <translation>untätig mit Advisory-Sperre</translation>
+    </message>
+    <message>
+        <source>advisory lock wait</source>
+        <translation>Warten auf Advisory-Sperre</translation>
+    </message>
+    <message>
+        <source>blocking chain</source>
+        <translation>Blockierkette</translation>
+    </message>
+    <message>
+        <source>deadlocks</source>
+        <translation>Deadlocks</translation>
+    </message>
+    <message>
+        <source>lock table pressure</source>
+        <translation>Sperrtabelle unter Druck</translation>
+    </message>
+    <message>
+        <source>connections near limit</source>
+        <translation>Verbindungen nahe am Limit</translation>
+    </message>
+    <message>
+        <source>key collision</source>
+        <translation>Schlüsselkollision</translation>
+    </message>
+    <message>
+        <source>writer clock skew</source>
+        <translation>Uhrabweichung des Schreibers</translation>
+    </message>
+    <message>
+        <source>hidden by privileges</source>
+        <translation>durch Rechte verborgen</translation>
+    </message>
+    <message>
+        <source>bouncer slot holds lock</source>
+        <translation>Bouncer-Platz hält Sperre</translation>
+    </message>
+    <message>
+        <source>leases unreadable</source>
+        <translation>Leases nicht lesbar</translation>
+    </message>
+    <message>
+        <source>server not answering</source>
+        <translation>Server antwortet nicht</translation>
+    </message>
+    <message>
+        <source>holder gone</source>
+        <translation>Halter verschwunden</translation>
+    </message>
+    <message>
+        <source>flag left set</source>
+        <translation>Flag stehen geblieben</translation>
+    </message>
+    <message>
+        <source>double run</source>
+        <translation>Doppellauf</translation>
+    </message>
+    <message>
+        <source>hidden deadlock</source>
+        <translation>verborgener Deadlock</translation>
+    </message>
+</context>
+<context>
+    <name>lw::LeaseStates</name>
+    <message>
+        <source>held</source>
+        <translation>gehalten</translation>
+    </message>
+    <message>
+        <source>expiring soon</source>
+        <translation>läuft bald ab</translation>
+    </message>
+    <message>
+        <source>renewal overdue</source>
+        <translation>Erneuerung überfällig</translation>
+    </message>
+    <message>
+        <source>stale (expired, not taken over)</source>
+        <translation>verwaist (abgelaufen, nicht übernommen)</translation>
+    </message>
+    <message>
+        <source>taken over</source>
+        <translation>übernommen</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>freigegeben</translation>
+    </message>
+    <message>
+        <source>unknown (no expiry)</source>
+        <translation>unbekannt (kein Ablauf)</translation>
+    </message>
+    <message>
+        <source>free (released)</source>
+        <translation>frei (freigegeben)</translation>
+    </message>
+    <message>
+        <source>stale</source>
+        <translation>verwaist</translation>
+    </message>
+    <message>
+        <source>force-expired</source>
+        <translation>Ablauf erzwungen</translation>
+    </message>
+</context>
+<context>
+    <name>lw::Outage</name>
+    <message>
+        <source>The server has not answered for %1 (since %2).</source>
+        <translation>Der Server antwortet seit %1 nicht (seit %2).</translation>
+    </message>
+    <message>
+        <source> The refresh was cancelled after its %1 deadline</source>
+        <translation> Die Aktualisierung wurde nach ihrer Frist von %1 abgebrochen</translation>
+    </message>
+    <message>
+        <source> The refresh was cancelled at its deadline</source>
+        <translation> Die Aktualisierung wurde bei ihrer Frist abgebrochen</translation>
+    </message>
+    <message>
+        <source> The connection was lost (%1)</source>
+        <translation> Die Verbindung ging verloren (%1)</translation>
+    </message>
+    <message>
+        <source>; reconnecting now.</source>
+        <translation>; verbinde jetzt neu.</translation>
+    </message>
+    <message>
+        <source>; reconnecting in %1.</source>
+        <translation>; neuer Verbindungsversuch in %1.</translation>
+    </message>
+    <message>
+        <source> Last attempt: %1.</source>
+        <translation> Letzter Versuch: %1.</translation>
+    </message>
+    <message>
+        <source>The server refuses new connections: every max_connections slot is taken (SQLSTATE 53300), and the console, which reconnects, is one of the victims.</source>
+        <translation>Der Server lehnt neue Verbindungen ab: Jeder Platz von max_connections ist belegt (SQLSTATE 53300), und die Konsole, die sich neu verbindet, ist eines der Opfer.</translation>
+    </message>
+    <message>
+        <source>The server reports a full disk (SQLSTATE 53100, &quot;No space left on device&quot;).</source>
+        <translation>Der Server meldet einen vollen Datenträger (SQLSTATE 53100, „No space left on device“).</translation>
+    </message>
+    <message>
+        <source>The server is starting up, shutting down or recovering after a crash (SQLSTATE 57P03): it accepts no queries until that ends.</source>
+        <translation>Der Server startet, fährt herunter oder erholt sich von einem Absturz (SQLSTATE 57P03): Bis das vorbei ist, nimmt er keine Anfragen an.</translation>
+    </message>
+    <message>
+        <source>The server ended the console&apos;s session (an administrator&apos;s pg_terminate_backend, or a shutdown), and reconnecting has not succeeded.</source>
+        <translation>Der Server hat die Sitzung der Konsole beendet (pg_terminate_backend eines Administrators oder ein Herunterfahren), und das Neuverbinden ist nicht gelungen.</translation>
+    </message>
+    <message>
+        <source>Nothing accepts connections at the address: the server is down or restarting, or listens elsewhere.</source>
+        <translation>Unter der Adresse nimmt nichts Verbindungen an: Der Server ist aus, startet neu oder lauscht anderswo.</translation>
+    </message>
+    <message>
+        <source>Connections are accepted or pending but nothing answers: a hung host or server (a stopped or swapping process, storage that stalls, which includes a disk that has filled up), or a network partition that drops packets. The console cannot tell these apart from here.</source>
+        <translation>Verbindungen werden angenommen oder hängen, aber nichts antwortet: ein hängender Host oder Server (ein angehaltener oder auslagernder Prozess, stockender Speicher, auch ein vollgelaufener Datenträger) oder eine Netztrennung, die Pakete verwirft. Die Konsole kann das von hier aus nicht unterscheiden.</translation>
+    </message>
+    <message>
+        <source>The connection broke (a server crash or restart, or the network), and reconnecting has not succeeded.</source>
+        <translation>Die Verbindung ist abgerissen (Absturz oder Neustart des Servers oder das Netz), und das Neuverbinden ist nicht gelungen.</translation>
+    </message>
+    <message>
+        <source>Reconnecting fails: %1.</source>
+        <translation>Neuverbinden scheitert: %1.</translation>
+    </message>
+    <message>
+        <source> The last refresh saw %1 of %2 connections in use, so the server may also be refusing new ones.</source>
+        <translation> Die letzte Aktualisierung sah %1 von %2 Verbindungen belegt, der Server lehnt also womöglich auch neue ab.</translation>
+    </message>
+    <message>
+        <source>The console&apos;s role has reached its own CONNECTION LIMIT: end its idle sessions, or raise the limit (ALTER ROLE %1 CONNECTION LIMIT &lt;n&gt;;).</source>
+        <translation>Die Rolle der Konsole hat ihr eigenes CONNECTION LIMIT erreicht: Beenden Sie ihre untätigen Sitzungen oder erhöhen Sie das Limit (ALTER ROLE %1 CONNECTION LIMIT &lt;n&gt;;).</translation>
+    </message>
+    <message>
+        <source>The database has reached its own CONNECTION LIMIT: end idle sessions (pg_terminate_backend) or raise it (ALTER DATABASE … CONNECTION LIMIT &lt;n&gt;;).</source>
+        <translation>Die Datenbank hat ihr eigenes CONNECTION LIMIT erreicht: Beenden Sie untätige Sitzungen (pg_terminate_backend) oder erhöhen Sie es (ALTER DATABASE … CONNECTION LIMIT &lt;n&gt;;).</translation>
+    </message>
+    <message>
+        <source>End idle sessions (pg_terminate_backend) or lower the applications&apos; pool sizes.</source>
+        <translation>Beenden Sie untätige Sitzungen (pg_terminate_backend) oder verkleinern Sie die Poolgrößen der Anwendungen.</translation>
+    </message>
+    <message>
+        <source> PostgreSQL %1 keeps slots for superusers only (superuser_reserved_connections); from 16 on, GRANT pg_use_reserved_connections TO %2; with reserved_connections set lets the console in during such a storm.</source>
+        <translation> PostgreSQL %1 hält Plätze nur für Superuser frei (superuser_reserved_connections); ab 16 lässt GRANT pg_use_reserved_connections TO %2; mit gesetztem reserved_connections die Konsole auch in so einem Ansturm herein.</translation>
+    </message>
+    <message>
+        <source> So that the console still gets in next time (PostgreSQL 16+): GRANT pg_use_reserved_connections TO %1; and keep slots for it: ALTER SYSTEM SET reserved_connections = 3; (takes effect after a restart; max_connections must exceed it plus superuser_reserved_connections).</source>
+        <translation> Damit die Konsole beim nächsten Mal noch hereinkommt (PostgreSQL 16+): GRANT pg_use_reserved_connections TO %1; und Plätze dafür freihalten: ALTER SYSTEM SET reserved_connections = 3; (wirkt nach einem Neustart; max_connections muss größer sein als dies plus superuser_reserved_connections).</translation>
+    </message>
+    <message>
+        <source>The server has not answered for %1 (since %2)</source>
+        <translation>Der Server antwortet seit %1 nicht (seit %2)</translation>
+    </message>
+    <message>
+        <source> Every other finding is as of the last answer.</source>
+        <translation> Alle anderen Befunde haben den Stand der letzten Antwort.</translation>
+    </message>
+    <message>
+        <source>Free space on the server&apos;s data and WAL volumes; the server resumes on its own.</source>
+        <translation>Schaffen Sie Platz auf den Daten- und WAL-Datenträgern des Servers; der Server macht von selbst weiter.</translation>
+    </message>
+    <message>
+        <source>Check the host (is postgres running, stopped or swapping?), the network path, free disk space on the data and WAL volumes, and the connection count against max_connections.</source>
+        <translation>Prüfen Sie den Host (läuft postgres, ist er angehalten oder lagert er aus?), den Netzweg, den freien Platz auf den Daten- und WAL-Datenträgern und die Zahl der Verbindungen gegenüber max_connections.</translation>
+    </message>
+</context>
+<context>
     <name>lw::PoolModel</name>
     <message>
         <source>%1 of %2 connections are idle holding advisory locks (%3): its work cannot get a connection.</source>
@@ -104,6 +665,53 @@
     <message>
         <source>Pool size configured in the profile for this group or application.</source>
         <translation>Im Profil für diese Gruppe oder Anwendung eingestellte Poolgröße.</translation>
+    </message>
+</context>
+<context>
+    <name>lw::Words</name>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 min %2 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message>
+        <source>%1 d %2 h</source>
+        <translation>%1 T. %2 h</translation>
+    </message>
+    <message>
+        <source>%1 years</source>
+        <translation>%1 Jahre</translation>
+    </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>expired %1 ago</source>
+        <translation>abgelaufen vor %1</translation>
+    </message>
+    <message>
+        <source>CRITICAL</source>
+        <translation>KRITISCH</translation>
+    </message>
+    <message>
+        <source>WARNING</source>
+        <translation>WARNUNG</translation>
+    </message>
+    <message>
+        <source>NOTE</source>
+        <translation>HINWEIS</translation>
     </message>
 </context>
 <context>
@@ -620,6 +1228,18 @@
         <source>Close</source>
         <translation>Schließen</translation>
     </message>
+    <message>
+        <source>&lt;p&gt;Table &lt;b&gt;%1&lt;/b&gt;. Times are on the database&apos;s clock.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Tabelle &lt;b&gt;%1&lt;/b&gt;. Die Zeiten folgen der Uhr der Datenbank.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#c62828&apos;&gt;&lt;b&gt;holder looks ALIVE&lt;/b&gt;&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#c62828&apos;&gt;&lt;b&gt;Halter wirkt LEBENDIG&lt;/b&gt;&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#8e24aa&apos;&gt;&lt;b&gt;holder looks dead&lt;/b&gt;&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#8e24aa&apos;&gt;&lt;b&gt;Halter wirkt tot&lt;/b&gt;&lt;/span&gt;</translation>
+    </message>
 </context>
 <context>
     <name>lw::ui::LeaseActions</name>
@@ -712,6 +1332,39 @@ Ein erzwungener Ablauf schreibt seinen Eintrag dann dort, in derselben Transakti
     <message>
         <source>Server-side audit table</source>
         <translation>Serverseitige Audit-Tabelle</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ui::LeaseStripView</name>
+    <message>
+        <source> (hatched)</source>
+        <translation> (schraffiert)</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;color:%1&quot;&gt;▍&lt;/span&gt; taken over &amp;nbsp; &lt;span style=&quot;color:%2&quot;&gt;┅&lt;/span&gt; both may have run it</source>
+        <translation>&lt;span style=&quot;color:%1&quot;&gt;▍&lt;/span&gt; übernommen &amp;nbsp; &lt;span style=&quot;color:%2&quot;&gt;┅&lt;/span&gt; womöglich von beiden ausgeführt</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 by %3</source>
+        <translation>%1: %2 von %3</translation>
+    </message>
+    <message>
+        <source>%1: %2, last held by %3</source>
+        <translation>%1: %2, zuletzt gehalten von %3</translation>
+    </message>
+    <message>
+        <source> (taken over)</source>
+        <translation> (übernommen)</translation>
+    </message>
+    <message>
+        <source>
+the previous holder may still have run it (its sessions stayed busy), %1 → %2</source>
+        <translation>
+der vorige Halter hat sie womöglich noch ausgeführt (seine Sitzungen blieben beschäftigt), %1 → %2</translation>
     </message>
 </context>
 <context>
@@ -811,6 +1464,14 @@ Ein erzwungener Ablauf schreibt seinen Eintrag dann dort, in derselben Transakti
         <source>Leases</source>
         <translation>Leases</translation>
     </message>
+    <message>
+        <source>in %1</source>
+        <translation>in %1</translation>
+    </message>
+    <message>
+        <source>data %1 old, not live</source>
+        <translation>Daten %1 alt, nicht live</translation>
+    </message>
 </context>
 <context>
     <name>lw::ui::LocksView</name>
@@ -897,6 +1558,10 @@ Fortfahren?</translation>
     <message>
         <source>&lt;b&gt;pg_locks not read&lt;/b&gt;, the locks below are %1 s old — %2</source>
         <translation>&lt;b&gt;pg_locks nicht gelesen&lt;/b&gt;, die Sperren unten sind %1 s alt — %2</translation>
+    </message>
+    <message>
+        <source>%1 &lt;i&gt;What usually fixes it:&lt;/i&gt; %2</source>
+        <translation>%1 &lt;i&gt;Was meist hilft:&lt;/i&gt; %2</translation>
     </message>
 </context>
 <context>
@@ -1209,6 +1874,42 @@ Die Aktualisierungen werden vom Lastbudget gestreckt: Eine kostet %1 ms Serverze
     <message>
         <source>Select a finding (arrow keys) for its detail.</source>
         <translation>Wählen Sie einen Befund (Pfeiltasten), um Einzelheiten zu sehen.</translation>
+    </message>
+    <message>
+        <source>Fix: %1</source>
+        <translation>Abhilfe: %1</translation>
+    </message>
+    <message>
+        <source>as of %1
+(not live)</source>
+        <translation>Stand %1
+(nicht live)</translation>
+    </message>
+    <message>
+        <source>since %1
+(%2)</source>
+        <translation>seit %1
+(%2)</translation>
+    </message>
+    <message>
+        <source>1 problem</source>
+        <translation>1 Problem</translation>
+    </message>
+    <message>
+        <source>%1 problems</source>
+        <translation>%1 Probleme</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>, %1 critical</source>
+        <translation>, %1 kritisch</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;&lt;i&gt;What usually fixes it:&lt;/i&gt; %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;&lt;i&gt;Was meist hilft:&lt;/i&gt; %3</translation>
     </message>
 </context>
 <context>

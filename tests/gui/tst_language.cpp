@@ -3,6 +3,9 @@
 // forms and placeholders match), the language is chosen by --lang, the window's setting and the
 // locale in that order, and a window opened in German shows German menus and tabs.
 #include "Language.h"
+#include "domain/Analysis.h"
+#include "domain/LeaseState.h"
+#include "domain/Wording.h"
 #include "MainWindow.h"
 #include "Monitor.h"
 #include "Programs.h"
@@ -224,6 +227,30 @@ private Q_SLOTS:
                  qPrintable(pages.join(", ")));
         QVERIFY2(pages.first().startsWith(QStringLiteral("Überblick")), qPrintable(pages.join(", ")));
         QCOMPARE(QLocale().language(), QLocale::German); // numbers and dates as a German reader writes them
+        // The words built below the widgets (models/domain): states, kinds, durations, findings.
+        QCOMPARE(leaseStateText(LeaseState::Stale), QStringLiteral("verwaist (abgelaufen, nicht übernommen)"));
+        QCOMPARE(findingKindTitle(QStringLiteral("pool_pinned")), QStringLiteral("Pool blockiert"));
+        QCOMPARE(formatCountdown(-75), QStringLiteral("abgelaufen vor 1 min 15 s"));
+        QCOMPARE(severityWord(3), QStringLiteral("KRITISCH"));
+        Snapshot s;
+        s.server.database = QStringLiteral("billing");
+        s.serverNow = 1000;
+        s.cluster.maxConnections = 10;
+        s.cluster.hasMonitorPrivilege = true;
+        std::vector<SessionRow> sessions;
+        for (int i = 0; i < 9; ++i) {
+            SessionRow r;
+            r.pid = 100 + i;
+            r.state = QStringLiteral("active");
+            sessions.push_back(r);
+        }
+        s.sessions = std::move(sessions);
+        const Analysis a = analyze(s, AnalysisConfig{});
+        QStringList titles;
+        for (const Finding& f : a.findings)
+            titles << f.title;
+        QVERIFY2(titles.contains(QStringLiteral("10 von 10 Verbindungen belegt (max_connections 10 − 0 reserviert)")),
+                 qPrintable(titles.join(" | ")));
     }
 };
 

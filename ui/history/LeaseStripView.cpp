@@ -52,9 +52,9 @@ QString LeaseStripView::legendHtml()
                     StripSegment::State::Forced, StripSegment::State::Released})
         html += QStringLiteral("<span style=\"color:%1\">■</span> %2%3 &nbsp; ")
                     .arg(colourOf(st).name(), stripStateText(st),
-                         st == StripSegment::State::Forced ? QStringLiteral(" (hatched)") : QString());
-    return html + QStringLiteral("<span style=\"color:%1\">▍</span> taken over &nbsp; "
-                                 "<span style=\"color:%2\">┅</span> both may have run it")
+                         st == StripSegment::State::Forced ? tr(" (hatched)") : QString());
+    return html + tr("<span style=\"color:%1\">▍</span> taken over &nbsp; "
+                     "<span style=\"color:%2\">┅</span> both may have run it")
                       .arg(leaseStateColor(LeaseState::TakenOver).name(), overlapColour().name());
 }
 
@@ -116,16 +116,17 @@ QString LeaseStripView::describe(int row, double t) const
     const StripSegment* s = segmentAt(row, t);
     if (!s)
         return {};
-    QString text = QStringLiteral("%1: %2").arg(rows_[size_t(row)].lease, stripStateText(s->state));
-    if (s->holder)
-        text += (s->state == StripSegment::State::Held ? QStringLiteral(" by ") : QStringLiteral(", last held by ")) +
-                *s->holder;
+    const QString& lease = rows_[size_t(row)].lease;
+    const QString state = stripStateText(s->state);
+    QString text = !s->holder ? tr("%1: %2").arg(lease, state)
+                   : s->state == StripSegment::State::Held ? tr("%1: %2 by %3").arg(lease, state, *s->holder)
+                                                           : tr("%1: %2, last held by %3").arg(lease, state, *s->holder);
     if (s->takenOver)
-        text += QStringLiteral(" (taken over)");
+        text += tr(" (taken over)");
     text += QStringLiteral("\n%1 → %2").arg(formatServerTime(s->from), formatServerTime(s->to));
     for (const Overlap& o : rows_[size_t(row)].overlaps)
         if (t >= o.first && t <= o.second)
-            text += QStringLiteral("\nthe previous holder may still have run it (its sessions stayed busy), %1 → %2")
+            text += tr("\nthe previous holder may still have run it (its sessions stayed busy), %1 → %2")
                         .arg(formatServerTime(o.first), formatServerTime(o.second));
     return text;
 }
