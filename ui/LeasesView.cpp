@@ -8,6 +8,8 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+
+#include <algorithm>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
@@ -50,8 +52,8 @@ LeasesView::LeasesView(LeaseModel* model, QWidget* parent) : QWidget(parent), mo
     table_->setWordWrap(false);
     table_->setItemDelegateForColumn(LeaseModel::State, new StateDelegate(table_));
     const int widths[] = {200, 160, 70, 150, 150, 110, 150, 190, 110};
-    for (int c = 0; c < int(std::size(widths)); ++c)
-        table_->setColumnWidth(c, widths[c]);
+    for (int c = 0; c < int(std::size(widths)); ++c) // at least the title's width (German's are longer)
+        table_->setColumnWidth(c, std::max(widths[c], table_->horizontalHeader()->sectionSizeHint(c)));
     // The scheme beside the lease's name (shown when several tables are read).
     table_->horizontalHeader()->moveSection(LeaseModel::Scheme, 1);
 

@@ -13,6 +13,8 @@
 
 #include <QHBoxLayout>
 #include <QHeaderView>
+
+#include <algorithm>
 #include <QLabel>
 #include <QListView>
 #include <QSortFilterProxyModel>
@@ -98,8 +100,9 @@ LocksView::LocksView(Monitor* monitor, QWidget* parent) : QWidget(parent), monit
     table_->setColumnHidden(AdvisoryLockModel::Database, true);
     table_->setColumnHidden(AdvisoryLockModel::Mode, true);
     const int widths[] = {300, 90, 60, 100, 110, 70, 95, 330, 150, 130, 120, 80, 80, 110, 220};
+    // At least the title's width: German titles are longer than the English ones the widths fit.
     for (int c = 0; c < int(std::size(widths)); ++c)
-        table_->setColumnWidth(c, widths[c]);
+        table_->setColumnWidth(c, std::max(widths[c], table_->horizontalHeader()->sectionSizeHint(c)));
 
     tree_ = new QTreeView(this);
     tree_->setModel(monitor_->blocking());

@@ -1,4 +1,5 @@
 #include "Holders.h"
+#include "Words.h"
 
 #include "Analysis.h"
 #include "SqlText.h"
@@ -236,34 +237,34 @@ std::vector<Finding> HolderPresence::findings(const LeaseTracker& leases) const
         f.subject = r.name;
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + it.key();
         if (!t->listenChannel.isEmpty()) {
-            f.title = QStringLiteral("%1 %2: its worker is gone (LISTEN session ended at %3) — the job stays "
+            f.title = FindingWords::tr("%1 %2: its worker is gone (LISTEN session ended at %3) — the job stays "
                                      "locked until %4 (%5)")
                           .arg(t->label(), r.name, clockText(*w.goneSince), clockText(*r.expiresAt),
                                formatCountdown(left));
             f.explanation =
-                QStringLiteral("A running %1 keeps a session listening on \"%2\" for its whole life; the one(s) "
+                FindingWords::tr("A running %1 keeps a session listening on \"%2\" for its whole life; the one(s) "
                                "%3 could own (pid %4) were connected while it held this job, last seen at %5, and "
                                "none is now. Until %1's own reset, no other worker runs this job. If %3 is only "
                                "cut off from the database, its job may still run.")
                     .arg(t->label(), t->listenChannel, w.host, pidList(w.listenerPids), clockText(*w.lastSeen));
-            f.fix = QStringLiteral("If %1 is down, force-expire the job (%2's own reset: unlocked, run again now), or "
+            f.fix = FindingWords::tr("If %1 is down, force-expire the job (%2's own reset: unlocked, run again now), or "
                                    "SELECT %3.force_unlock_workers(ARRAY[%4]) frees every job and queue it held.")
                         .arg(w.host, t->label(), sqlIdentifier(t->schema.isEmpty() ? QStringLiteral("graphile_worker") : t->schema),
                              sqlLiteral(w.host));
             out.push_back(f);
             continue;
         }
-        f.title = QStringLiteral("%1 %2: holder %3 is gone — its sessions ended at %4, the lock stays until %5 (%6)")
+        f.title = FindingWords::tr("%1 %2: holder %3 is gone — its sessions ended at %4, the lock stays until %5 (%6)")
                       .arg(t->label(), r.name, w.host, clockText(*w.goneSince), clockText(*r.expiresAt),
                            formatCountdown(left));
         f.explanation =
-            QStringLiteral("While %1 held the lock, %2 session(s) from host %1 were connected (last seen at %3); "
+            FindingWords::tr("While %1 held the lock, %2 session(s) from host %1 were connected (last seen at %3); "
                            "none has been since. %4 frees the lock only at its expiry, so no other instance runs "
                            "this job until then. If %1 is only cut off from the database, its job may still run.")
                 .arg(w.host)
                 .arg(w.sessions)
                 .arg(clockText(*w.lastSeen), t->label());
-        f.fix = QStringLiteral("If %1 is down, force-expire the lock (%2's own unlock: the expiry set to now) so the "
+        f.fix = FindingWords::tr("If %1 is down, force-expire the lock (%2's own unlock: the expiry set to now) so the "
                                "next scheduled run can take it; otherwise wait for %1 to come back.")
                     .arg(w.host, t->label());
         out.push_back(f);
@@ -396,30 +397,30 @@ std::vector<Finding> FlagLockWatch::findings(const LeaseTracker& leases) const
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + it.key();
         if (w.setInView) {
             f.title = w.setters.empty()
-                          ? QStringLiteral("%1 %2 left set: the session that set it at %3 was gone by the next refresh")
+                          ? FindingWords::tr("%1 %2 left set: the session that set it at %3 was gone by the next refresh")
                                 .arg(t->label(), r.name, clockText(w.setSeenAt))
-                          : QStringLiteral("%1 %2 left set: the session(s) that could have set it at %3 (pid %4) are gone")
+                          : FindingWords::tr("%1 %2 left set: the session(s) that could have set it at %3 (pid %4) are gone")
                                 .arg(t->label(), r.name, clockText(w.setSeenAt), pidList(w.setters));
             f.explanation =
-                QStringLiteral("%1 keeps its lock as a flag in %2, with no holder and no time. The console saw it set "
+                FindingWords::tr("%1 keeps its lock as a flag in %2, with no holder and no time. The console saw it set "
                                "at %3; every session of this database that ran a statement then has disconnected "
                                "(since %4), and none has run one on %5 since. A run that dies while it holds the flag "
                                "leaves it set, and every later run fails (\"Migration table is already locked\").")
                     .arg(t->label(), t->qualifiedName(), clockText(w.setSeenAt),
                          clockText(w.settersGoneSince.value_or(now)), tables);
         } else {
-            f.title = QStringLiteral("%1 %2 set for at least %3, no session on %4 for %5")
+            f.title = FindingWords::tr("%1 %2 set for at least %3, no session on %4 for %5")
                           .arg(t->label(), r.name, formatDuration(now - w.setSeenAt), tables,
                                formatDuration(now - w.lastActivity));
             f.explanation =
-                QStringLiteral("%1 keeps its lock as a flag in %2, with no holder and no time. It was already set "
+                FindingWords::tr("%1 keeps its lock as a flag in %2, with no holder and no time. It was already set "
                                "when the console began watching at %3, and no session has run a statement on %4 "
                                "since %5. A run that dies while it holds the flag leaves it set, and every later run "
                                "fails (\"Migration table is already locked\").")
                     .arg(t->label(), t->qualifiedName(), clockText(w.setSeenAt), tables,
                          clockText(w.lastActivity));
         }
-        f.fix = QStringLiteral("If no migration is running (check the deploy jobs), free it with `%1 migrate:unlock` "
+        f.fix = FindingWords::tr("If no migration is running (check the deploy jobs), free it with `%1 migrate:unlock` "
                                "or force-expire it here (%2). The run that died may have left a migration half "
                                "applied: check it before the next run.")
                     .arg(t->label(), t->release.words);
@@ -495,15 +496,15 @@ std::vector<Finding> TakeoverOverlap::findings(const LeaseTracker& leases) const
         f.severity = 2;
         f.subject = name;
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + it.key();
-        f.title = QStringLiteral("%1: %2 may still be running it — its sessions stayed active after %3 took the lease "
+        f.title = FindingWords::tr("%1: %2 may still be running it — its sessions stayed active after %3 took the lease "
                                  "at %4")
                       .arg(name, o.previousHost, newHost, clockText(o.takenOverAt));
         f.explanation =
-            QStringLiteral("The lease expired without a renewal from %1 (%2) and %3 took it over, but %1's sessions are "
+            FindingWords::tr("The lease expired without a renewal from %1 (%2) and %3 took it over, but %1's sessions are "
                            "still busy (pid %4): it stalled or lost the database for longer than the TTL and may not "
                            "know yet. Until its next renewal fails, both may do the work the lease protects.")
                 .arg(o.previousHost, o.previousHolder, newHost, pidList(o.busyPids));
-        f.fix = QStringLiteral("Check whether %1 still runs the job (its logs, or what pid %2 is running); stop it "
+        f.fix = FindingWords::tr("Check whether %1 still runs the job (its logs, or what pid %2 is running); stop it "
                                "or cancel its statement if it does. Have the job check that it still holds the lease "
                                "before it commits its work.")
                     .arg(o.previousHost, pidList(o.busyPids));
@@ -534,12 +535,12 @@ bool sessionFromHost(const SessionRow& s, const QString& host)
 
 QString HolderEvidence::summary() const
 {
-    QString s = looksAlive ? QStringLiteral("looks alive") : QStringLiteral("looks dead");
+    QString s = looksAlive ? EvidenceWords::tr("looks alive") : EvidenceWords::tr("looks dead");
     const QStringList& why = looksAlive ? forAlive : forDead;
     if (!why.isEmpty())
-        s += QStringLiteral(": ") + why.join(QStringLiteral("; "));
+        s = QStringLiteral("%1: %2").arg(s, why.join(QStringLiteral("; ")));
     if (!unknowns.isEmpty())
-        s += QStringLiteral(" (") + unknowns.join(QStringLiteral("; ")) + QStringLiteral(")");
+        s = QStringLiteral("%1 (%2)").arg(s, unknowns.join(QStringLiteral("; ")));
     return s;
 }
 
@@ -555,25 +556,25 @@ HolderEvidence assessFlag(const LeaseTracker::Entry& e, bool sessionsKnown, doub
     const FlagLockWatch::Seen* w = flags ? flags->seen(e.key) : nullptr;
     const QString tables = table.activityTable.isEmpty() ? table.table : table.activityTable + QStringLiteral("*");
     if (!w) {
-        ev.unknowns << QStringLiteral("%1 records no holder and no time in %2: whether a run still holds it "
+        ev.unknowns << EvidenceWords::tr("%1 records no holder and no time in %2: whether a run still holds it "
                                       "cannot be told from one look")
                            .arg(table.label(), table.qualifiedName());
     } else if (flags->leftBehind(e.key, serverNow)) {
-        ev.forDead << (w->setInView ? QStringLiteral("the session(s) that could have set it at %1%2 are gone, and "
+        ev.forDead << (w->setInView ? EvidenceWords::tr("the session(s) that could have set it at %1%2 are gone, and "
                                                      "none runs a statement on %3")
                                           .arg(clockText(w->setSeenAt),
                                                w->setters.empty() ? QString()
-                                                                  : QStringLiteral(" (pid %1)").arg(pidList(w->setters)),
+                                                                  : EvidenceWords::tr(" (pid %1)").arg(pidList(w->setters)),
                                                tables)
-                                    : QStringLiteral("no session has run a statement on %1 for %2")
+                                    : EvidenceWords::tr("no session has run a statement on %1 for %2")
                                           .arg(tables, formatDuration(serverNow - w->lastActivity)));
     } else if (w->activeNow) {
-        ev.forAlive << QStringLiteral("session(s) running statements on %1 (pid %2)").arg(tables, pidList(w->activePids));
+        ev.forAlive << EvidenceWords::tr("session(s) running statements on %1 (pid %2)").arg(tables, pidList(w->activePids));
     } else if (w->setInView && !w->settersGoneSince) {
-        ev.forAlive << QStringLiteral("the session(s) that could have set it at %1 are still connected (pid %2)")
+        ev.forAlive << EvidenceWords::tr("the session(s) that could have set it at %1 are still connected (pid %2)")
                            .arg(clockText(w->setSeenAt), pidList(w->setters));
     } else {
-        ev.unknowns << QStringLiteral("%1 records no holder and no time; set since at least %2, no session on %3 "
+        ev.unknowns << EvidenceWords::tr("%1 records no holder and no time; set since at least %2, no session on %3 "
                                       "since %4")
                            .arg(table.label(), clockText(w->setSeenAt), tables, clockText(w->lastActivity));
     }
@@ -603,50 +604,48 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
 
     // The renewal record.
     const QString renewal =
-        t.lastRenewal ? QStringLiteral("last renewal seen %1 ago").arg(formatDuration(*ev.sinceRenewal))
-                      : QStringLiteral("no renewal seen in the %1 the console has watched it")
+        t.lastRenewal ? EvidenceWords::tr("last renewal seen %1 ago").arg(formatDuration(*ev.sinceRenewal))
+                      : EvidenceWords::tr("no renewal seen in the %1 the console has watched it")
                             .arg(formatDuration(ev.sinceRenewal.value_or(0)));
     const QString window = ev.renewalWindow
-                               ? QStringLiteral("renewal window %1").arg(formatDuration(*ev.renewalWindow))
-                               : QStringLiteral("renewal window unknown (TTL not known yet)");
+                               ? EvidenceWords::tr("renewal window %1").arg(formatDuration(*ev.renewalWindow))
+                               : EvidenceWords::tr("renewal window unknown (TTL not known yet)");
     switch (ev.state) {
     case LeaseState::Stale:
-        ev.forDead << QStringLiteral("expired %1 ago and not taken over")
+        ev.forDead << EvidenceWords::tr("expired %1 ago and not taken over")
                           .arg(formatDuration(serverNow - t.row.expiresAt.value_or(serverNow)));
         if (policy.expectRenewals) // a library that never renews (Liquibase, ShedLock): no renewal to miss
-            ev.forDead << renewal + QStringLiteral(" (") + window + QStringLiteral(")");
+            ev.forDead << QStringLiteral("%1 (%2)").arg(renewal, window);
         break;
     case LeaseState::RenewalOverdue:
-        ev.forDead << QStringLiteral("renewal overdue: ") + renewal + QStringLiteral(" (") + window +
-                          QStringLiteral(")");
+        ev.forDead << EvidenceWords::tr("renewal overdue: %1 (%2)").arg(renewal, window);
         break;
     case LeaseState::Released:
-        ev.forDead << QStringLiteral("the row disappeared (released)");
+        ev.forDead << EvidenceWords::tr("the row disappeared (released)");
         break;
     case LeaseState::Free:
-        ev.forDead << QStringLiteral("released by its holder (the row is kept, free to take)");
+        ev.forDead << EvidenceWords::tr("released by its holder (the row is kept, free to take)");
         break;
     case LeaseState::Unknown:
-        ev.forAlive << QStringLiteral("cannot tell: the lease has no expiry");
+        ev.forAlive << EvidenceWords::tr("cannot tell: the lease has no expiry");
         break;
     case LeaseState::TakenOver:
-        ev.forAlive << QStringLiteral("just taken over by this holder");
+        ev.forAlive << EvidenceWords::tr("just taken over by this holder");
         break;
     case LeaseState::Held:
     case LeaseState::ExpiringSoon:
         if (!policy.expectRenewals) // a library that never renews: no renewal to speak of
-            ev.forAlive << QStringLiteral("not expired (taken %1 ago, expires %2)")
+            ev.forAlive << EvidenceWords::tr("not expired (taken %1 ago, expires %2)")
                                .arg(formatDuration(serverNow - t.row.takenAt.value_or(serverNow)),
                                     formatCountdown(t.row.expiresAt.value_or(serverNow) - serverNow));
         else if (ev.renewedInWindow && t.lastRenewal)
-            ev.forAlive << renewal + QStringLiteral(", within its ") + window;
+            ev.forAlive << EvidenceWords::tr("%1, within its %2").arg(renewal, window);
         else if (ev.renewedInWindow)
-            ev.forAlive << QStringLiteral("not expired; watched for %1, less than its %2, so no renewal "
+            ev.forAlive << EvidenceWords::tr("not expired; watched for %1, less than its %2, so no renewal "
                                           "was due yet")
                                .arg(formatDuration(ev.sinceRenewal.value_or(0)), window);
         else
-            ev.forAlive << QStringLiteral("not expired (") + renewal + QStringLiteral("; ") + window +
-                               QStringLiteral(")");
+            ev.forAlive << EvidenceWords::tr("not expired (%1; %2)").arg(renewal, window);
         break;
     }
 
@@ -654,7 +653,7 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
     if (table && table->writerUsesAppClock) {
         if (const double skew = writerClockSkew(t); skew < 0) {
             ev.writerBehindS = -skew;
-            ev.forAlive << QStringLiteral("the writer's clock runs at least %1 behind the server's: the lease "
+            ev.forAlive << EvidenceWords::tr("the writer's clock runs at least %1 behind the server's: the lease "
                                           "looks expired that much early")
                                .arg(formatDuration(-skew));
         }
@@ -668,25 +667,25 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
         ev.holderHost.clear(); // an opaque process id: no host to match
     // What the watcher saw across refreshes holds even when this one's list is empty.
     if (byListener && seen && seen->goneSince) {
-        ev.forDead << QStringLiteral("the LISTEN \"%1\" session(s) its worker could own (pid %2) were connected "
+        ev.forDead << EvidenceWords::tr("the LISTEN \"%1\" session(s) its worker could own (pid %2) were connected "
                                      "while it held the job (last seen %3 ago); none is now")
                           .arg(table->listenChannel, pidList(seen->listenerPids),
                                formatDuration(serverNow - *seen->lastSeen));
         holderGone = true;
     } else if (sessionsKnown && byListener && seen) {
-        ev.forAlive << QStringLiteral("a LISTEN \"%1\" session its worker may own is connected (pid %2)")
+        ev.forAlive << EvidenceWords::tr("a LISTEN \"%1\" session its worker may own is connected (pid %2)")
                            .arg(table->listenChannel, pidList(seen->listenerPids));
     } else if (sessionsKnown && byListener) {
-        ev.unknowns << QStringLiteral("no %1 worker was seen listening while it held the job: whether %2 still runs "
+        ev.unknowns << EvidenceWords::tr("no %1 worker was seen listening while it held the job: whether %2 still runs "
                                       "cannot be told here; %1 frees it by itself %3")
                            .arg(table->label(), t.row.holder.value_or(QString()),
                                 t.row.expiresAt ? formatCountdown(*t.row.expiresAt - serverNow)
-                                                : QStringLiteral("at its reset"));
+                                                : EvidenceWords::tr("at its reset"));
     } else if (!sessionsKnown) {
-        ev.unknowns << QStringLiteral("the session list is not available: cannot tell whether the holder's "
+        ev.unknowns << EvidenceWords::tr("the session list is not available: cannot tell whether the holder's "
                                       "host is still connected");
     } else if (ev.holderHost.isEmpty()) {
-        ev.unknowns << QStringLiteral("the holder has no host part: its sessions cannot be matched");
+        ev.unknowns << EvidenceWords::tr("the holder has no host part: its sessions cannot be matched");
     } else {
         // Liquibase's holder names its address too ("buildbox (10.0.0.5)"): a JDBC session shows
         // only the address, so either speaks for the host.
@@ -701,11 +700,11 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
             QStringList pids;
             for (const SessionRow& s : ev.hostSessions)
                 pids << QString::number(s.pid);
-            ev.forAlive << QStringLiteral("%1 session(s) from host %2 still connected (pid %3)")
+            ev.forAlive << EvidenceWords::tr("%1 session(s) from host %2 still connected (pid %3)")
                                .arg(ev.hostSessions.size())
                                .arg(ev.holderHost, pids.join(QStringLiteral(", ")));
         } else if (sessionless && seen && seen->goneSince) {
-            ev.forDead << QStringLiteral("%1 session(s) from host %2 were connected while it held the lock (last seen "
+            ev.forDead << EvidenceWords::tr("%1 session(s) from host %2 were connected while it held the lock (last seen "
                                          "%3 ago); none has been since")
                               .arg(seen->sessions)
                               .arg(ev.holderHost, formatDuration(serverNow - *seen->lastSeen));
@@ -714,14 +713,14 @@ HolderEvidence assessHolder(const LeaseTracker::Entry& e, const SessionRows& ses
             // A host name against client addresses and driver names ("PostgreSQL JDBC Driver"):
             // no match is no evidence. Until lock_until the console cannot tell a running job
             // from one whose host died; the library frees it then.
-            ev.unknowns << QStringLiteral("%1 holds no database session while a job runs and names its holder "
+            ev.unknowns << EvidenceWords::tr("%1 holds no database session while a job runs and names its holder "
                                           "by host name only: whether %2's job still runs cannot be told "
                                           "here; the lock frees itself at its expiry (%3)")
                                .arg(table->label(), ev.holderHost,
                                     t.row.expiresAt ? formatCountdown(*t.row.expiresAt - serverNow)
-                                                    : QStringLiteral("unknown"));
+                                                    : EvidenceWords::tr("unknown"));
         } else {
-            ev.forDead << QStringLiteral("no session from host %1 is connected").arg(ev.holderHost);
+            ev.forDead << EvidenceWords::tr("no session from host %1 is connected").arg(ev.holderHost);
         }
     }
     // Dead only when the lease itself says so (no renewal within its window), or a lock that keeps

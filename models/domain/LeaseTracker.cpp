@@ -1,4 +1,5 @@
 #include "LeaseTracker.h"
+#include "Words.h"
 #include "domain/UtcTime.h"
 
 #include "Wording.h"
@@ -205,7 +206,7 @@ QString LeaseTracker::cellText(int row, int column, double now, bool live) const
         return printable(r.name);
     case LeaseColumns::Host:
         if (!r.holder)
-            return QStringLiteral("(no holder)");
+            return TableWords::tr("(no holder)");
         return printable(e.holder.structured ? e.holder.host : *r.holder);
     case LeaseColumns::Pid:
         return e.holder.structured && e.holder.pid > 0 ? QString::number(e.holder.pid) : QString();
@@ -221,7 +222,7 @@ QString LeaseTracker::cellText(int row, int column, double now, bool live) const
             return QStringLiteral("—");
         QString s = formatCountdown(*expiry - now);
         if (!live)
-            s += QStringLiteral(" (unverified)");
+            s += TableWords::tr(" (unverified)");
         return s;
     }
     case LeaseColumns::Scheme: {
@@ -232,11 +233,11 @@ QString LeaseTracker::cellText(int row, int column, double now, bool live) const
         const LeaseState st = stateAt(row, now);
         QString s = leaseStateText(st);
         if (st == LeaseState::TakenOver && !e.track.previousHolder.isEmpty())
-            s += QStringLiteral(" from ") + printable(e.track.previousHolder);
+            s = TableWords::tr("%1 from %2").arg(s, printable(e.track.previousHolder));
         else if (st == LeaseState::Released && e.track.releasedAt)
-            s += QLatin1Char(' ') + formatDuration(std::max(0.0, now - *e.track.releasedAt)) + QStringLiteral(" ago");
+            s = TableWords::tr("%1 %2 ago").arg(s, formatDuration(std::max(0.0, now - *e.track.releasedAt)));
         else if (st == LeaseState::Free && r.expiresAt)
-            s = QStringLiteral("free since %1").arg(formatDuration(std::max(0.0, now - *r.expiresAt)));
+            s = TableWords::tr("free since %1").arg(formatDuration(std::max(0.0, now - *r.expiresAt)));
         return s;
     }
     default:
@@ -253,20 +254,20 @@ QString LeaseTracker::stateTip(int row, double now) const
         if (const LeaseTableConfig* t = tableOf(e); t && st == LeaseState::Stale && !t->staleMeaning.isEmpty())
             tip += QStringLiteral(" (%1): %2").arg(t->label(), t->staleMeaning);
         if (const auto since = secondsSinceRenewal(e.track, now))
-            tip += QStringLiteral("\nlast renewal seen: %1 ago").arg(formatDuration(*since));
+            tip += TableWords::tr("\nlast renewal seen: %1 ago").arg(formatDuration(*since));
         if (e.track.ttl)
-            tip += QStringLiteral("\nTTL (%1): %2")
-                       .arg(e.track.ttlExact ? QStringLiteral("from the take") : QStringLiteral("inferred"),
+            tip += TableWords::tr("\nTTL (%1): %2")
+                       .arg(e.track.ttlExact ? TableWords::tr("from the take") : TableWords::tr("inferred"),
                             formatDuration(*e.track.ttl));
         if (e.track.releasedAt) {
-            tip += QStringLiteral("\nrow gone from the table, seen at %1").arg(formatInstant(*e.track.releasedAt));
+            tip += TableWords::tr("\nrow gone from the table, seen at %1").arg(formatInstant(*e.track.releasedAt));
             if (e.track.row.expiresAt)
-                tip += QStringLiteral("; its expiry was %1").arg(formatInstant(*e.track.row.expiresAt));
+                tip += TableWords::tr("; its expiry was %1").arg(formatInstant(*e.track.row.expiresAt));
         }
         if (const double skew = writerSkewAt(row); skew > 0)
-            tip += QStringLiteral("\nthe writer's clock runs at least %1 ahead of the server's").arg(formatDuration(skew));
+            tip += TableWords::tr("\nthe writer's clock runs at least %1 ahead of the server's").arg(formatDuration(skew));
         else if (skew < 0)
-            tip += QStringLiteral("\nthe writer's clock runs at least %1 behind the server's: its leases look "
+            tip += TableWords::tr("\nthe writer's clock runs at least %1 behind the server's: its leases look "
                                   "expired that much early")
                        .arg(formatDuration(-skew));
         return tip;
@@ -275,9 +276,13 @@ QString LeaseTracker::stateTip(int row, double now) const
 
 QString leaseColumnTitle(int column)
 {
-    static const char* names[] = {"Lease",    "Holder host", "PID",   "Token", "Taken at",
-                                  "Held for", "Expires",     "State", "Scheme"};
-    return column >= 0 && column < LeaseColumns::ColumnCount ? QString::fromLatin1(names[column]) : QString();
+    static const char* names[] = {
+        QT_TRANSLATE_NOOP("lw::Tables", "Lease"),    QT_TRANSLATE_NOOP("lw::Tables", "Holder host"),
+        QT_TRANSLATE_NOOP("lw::Tables", "PID"),      QT_TRANSLATE_NOOP("lw::Tables", "Token"),
+        QT_TRANSLATE_NOOP("lw::Tables", "Taken at"), QT_TRANSLATE_NOOP("lw::Tables", "Held for"),
+        QT_TRANSLATE_NOOP("lw::Tables", "Expires"),  QT_TRANSLATE_NOOP("lw::Tables", "State"),
+        QT_TRANSLATE_NOOP("lw::Tables", "Scheme")};
+    return column >= 0 && column < LeaseColumns::ColumnCount ? TableWords::tr(names[column]) : QString();
 }
 
 QStringView LeaseTracker::sortText(const Entry& e, int column)

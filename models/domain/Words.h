@@ -19,6 +19,14 @@ struct FindingWords // the Overview's cards: title, explanation, fix
 {
     Q_DECLARE_TR_FUNCTIONS(lw::Findings)
 };
+struct TableWords // the tables' column titles and cells (leases, locks, timelines)
+{
+    Q_DECLARE_TR_FUNCTIONS(lw::Tables)
+};
+struct EvidenceWords // whether a lease's holder looks alive or dead, and why (force-expire)
+{
+    Q_DECLARE_TR_FUNCTIONS(lw::Evidence)
+};
 struct OutageWords // a server that went away, hangs or refuses
 {
     Q_DECLARE_TR_FUNCTIONS(lw::Outage)

@@ -1,4 +1,5 @@
 #include "LeaseTimelineModel.h"
+#include "domain/Words.h"
 #include "domain/UtcTime.h"
 #include "Palette.h"
 
@@ -75,21 +76,21 @@ QVariant LeaseTimelineModel::data(const QModelIndex& index, int role) const
         case Event:
             return timelineKindText(e.kind);
         case Holder:
-            return e.holder ? *e.holder : QStringLiteral("(no holder)");
+            return e.holder ? *e.holder : TableWords::tr("(no holder)");
         case Details: {
             QStringList parts;
             if (e.kind == K::Renewals) {
-                parts << (e.renewals == 1 ? QStringLiteral("1 renewal")
-                                          : QStringLiteral("%1 renewals over %2")
+                parts << (e.renewals == 1 ? TableWords::tr("1 renewal")
+                                          : TableWords::tr("%1 renewals over %2")
                                                 .arg(e.renewals)
                                                 .arg(formatDuration(e.lastRenewal - e.firstRenewal)));
                 if (e.renewals > 1)
-                    parts << QStringLiteral("last at %1").arg(formatServerTime(e.lastRenewal));
+                    parts << TableWords::tr("last at %1").arg(formatServerTime(e.lastRenewal));
             } else if (!e.detail.isEmpty()) {
                 parts << e.detail;
             }
             if (e.expiresAt && e.kind != K::Released)
-                parts << QStringLiteral("expires %1").arg(formatServerTime(*e.expiresAt));
+                parts << TableWords::tr("expires %1").arg(formatServerTime(*e.expiresAt));
             return parts.join(QStringLiteral(" · "));
         }
         case Operator:
@@ -98,7 +99,7 @@ QVariant LeaseTimelineModel::data(const QModelIndex& index, int role) const
             return {};
         }
     case Qt::ToolTipRole:
-        return e.auditId ? QStringLiteral("audit record #%1").arg(e.auditId) : QVariant();
+        return e.auditId ? TableWords::tr("audit record #%1").arg(e.auditId) : QVariant();
     case Qt::ForegroundRole:
         switch (e.kind) {
         case K::Expired:
@@ -135,8 +136,11 @@ QVariant LeaseTimelineModel::headerData(int section, Qt::Orientation o, int role
 {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
-    static const char* names[] = {"When (server time)", "Event", "Holder", "Details", "Operator"};
-    return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
+    static const char* names[] = {QT_TRANSLATE_NOOP("lw::Tables", "When (server time)"),
+                                  QT_TRANSLATE_NOOP("lw::Tables", "Event"), QT_TRANSLATE_NOOP("lw::Tables", "Holder"),
+                                  QT_TRANSLATE_NOOP("lw::Tables", "Details"),
+                                  QT_TRANSLATE_NOOP("lw::Tables", "Operator")};
+    return section >= 0 && section < ColumnCount ? TableWords::tr(names[section]) : QVariant();
 }
 
 } // namespace lw

@@ -1,4 +1,5 @@
 #include "LocksModels.h"
+#include "domain/Words.h"
 
 #include "domain/Wording.h"
 
@@ -143,7 +144,7 @@ QString AdvisoryLockModel::display(const Row& r, int column) const
     case Mode:
         return l.mode;
     case Status:
-        return l.granted ? QStringLiteral("held") : QStringLiteral("waiting");
+        return l.granted ? TableWords::tr("held") : TableWords::tr("waiting");
     case Duration:
         if (!l.granted)
             return l.waitStart ? formatDuration(now - *l.waitStart) : QStringLiteral("?");
@@ -153,20 +154,20 @@ QString AdvisoryLockModel::display(const Row& r, int column) const
                formatDuration(std::max(now - r.firstSeen, std::max(0.0, r.view.idleForS(now))));
     case SessionState:
         if (!r.hasSession())
-            return QStringLiteral("(session not visible)");
-        return s.state.isEmpty() ? QStringLiteral("(hidden)")
+            return TableWords::tr("(session not visible)");
+        return s.state.isEmpty() ? TableWords::tr("(hidden)")
                                  : s.state + (r.view.idleForS(now) >= 0
                                                   ? QStringLiteral(" ") + formatDuration(r.view.idleForS(now))
                                                   : QString());
     case Application:
         return s.applicationName;
     case Client:
-        return s.clientAddr.isEmpty() ? (r.hasSession() ? QStringLiteral("local") : QString())
+        return s.clientAddr.isEmpty() ? (r.hasSession() ? TableWords::tr("local") : QString())
                                       : QStringLiteral("%1:%2").arg(s.clientAddr).arg(s.clientPort);
     case User:
         return s.user;
     case Transaction:
-        return s.xactStart ? ago(s.xactStart, now) : (r.hasSession() ? QStringLiteral("none") : QString());
+        return s.xactStart ? ago(s.xactStart, now) : (r.hasSession() ? TableWords::tr("none") : QString());
     case WaitEvent:
         return s.waitEventType.isEmpty() ? QString() : s.waitEventType + QLatin1Char('/') + s.waitEvent;
     case Query:
@@ -190,7 +191,7 @@ QVariant AdvisoryLockModel::data(const QModelIndex& idx, int role) const
         if (idx.column() == Query)
             return r.session().query;
         if (idx.column() == Lock && !r.view.collision.isEmpty())
-            return QStringLiteral("key collision: %1 all hash to this key")
+            return TableWords::tr("key collision: %1 all hash to this key")
                 .arg(r.view.collision.join(QStringLiteral(", ")));
         return display(r, idx.column());
     case SortRole:
@@ -234,35 +235,35 @@ QVariant AdvisoryLockModel::headerData(int section, Qt::Orientation o, int role)
     // By column, not by position in a list: the finding column once moved and the list did not.
     switch (section) {
     case Lock:
-        return QStringLiteral("Lock");
+        return TableWords::tr("Lock");
     case Key:
-        return QStringLiteral("Key");
+        return TableWords::tr("Key");
     case Pid:
-        return QStringLiteral("PID");
+        return TableWords::tr("PID");
     case Database:
-        return QStringLiteral("Database");
+        return TableWords::tr("Database");
     case Mode:
-        return QStringLiteral("Mode");
+        return TableWords::tr("Mode");
     case Status:
-        return QStringLiteral("Status");
+        return TableWords::tr("Status");
     case Duration:
-        return QStringLiteral("Held / waited");
+        return TableWords::tr("Held / waited");
     case Finding:
-        return QStringLiteral("Finding");
+        return TableWords::tr("Finding");
     case SessionState:
-        return QStringLiteral("Session");
+        return TableWords::tr("Session");
     case Application:
-        return QStringLiteral("Application");
+        return TableWords::tr("Application");
     case Client:
-        return QStringLiteral("Client");
+        return TableWords::tr("Client");
     case User:
-        return QStringLiteral("User");
+        return TableWords::tr("User");
     case Transaction:
-        return QStringLiteral("Transaction");
+        return TableWords::tr("Transaction");
     case WaitEvent:
-        return QStringLiteral("Wait event");
+        return TableWords::tr("Wait event");
     case Query:
-        return QStringLiteral("Last query");
+        return TableWords::tr("Last query");
     default:
         return {};
     }
@@ -344,8 +345,11 @@ QVariant BlockingTreeModel::headerData(int section, Qt::Orientation o, int role)
 {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* names[] = {"PID", "Waiting for", "State", "Application", "Query"};
-    return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
+    static const char* names[] = {QT_TRANSLATE_NOOP("lw::Tables", "PID"), QT_TRANSLATE_NOOP("lw::Tables", "Waiting for"),
+                                  QT_TRANSLATE_NOOP("lw::Tables", "State"),
+                                  QT_TRANSLATE_NOOP("lw::Tables", "Application"),
+                                  QT_TRANSLATE_NOOP("lw::Tables", "Query")};
+    return section >= 0 && section < ColumnCount ? TableWords::tr(names[section]) : QVariant();
 }
 
 void BlockingTreeModel::applySnapshot(const Snapshot& s)
@@ -367,14 +371,14 @@ void BlockingTreeModel::applySnapshot(const Snapshot& s)
     auto roleOf = [&](int pid, bool root, bool inCycle) -> QString {
         if (const HiddenCycle* c = hiddenOf.value(pid, nullptr)) {
             if (pid == c->cancel)
-                return c->terminate ? QStringLiteral("terminate this one: frees the cycle")
-                                    : QStringLiteral("cancel this one: frees the cycle");
-            return root ? QStringLiteral("root blocker: cancel %1 instead").arg(c->cancel)
-                        : QStringLiteral("in a hidden cycle");
+                return c->terminate ? TableWords::tr("terminate this one: frees the cycle")
+                                    : TableWords::tr("cancel this one: frees the cycle");
+            return root ? TableWords::tr("root blocker: cancel %1 instead").arg(c->cancel)
+                        : TableWords::tr("in a hidden cycle");
         }
         if (inCycle)
-            return QStringLiteral("deadlock cycle");
-        return root ? QStringLiteral("root blocker") : QString();
+            return TableWords::tr("deadlock cycle");
+        return root ? TableWords::tr("root blocker") : QString();
     };
 
     // Flatten the forest depth-first; a pid reached twice (several blockers, or a cycle) is shown

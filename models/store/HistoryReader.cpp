@@ -1,4 +1,5 @@
 #include "HistoryReader.h"
+#include "domain/Words.h"
 #include "LeaseReplay.h"
 #include "domain/UtcTime.h"
 
@@ -28,23 +29,23 @@ QString timelineKindText(LeaseTimelineEvent::Kind k)
     using K = LeaseTimelineEvent::Kind;
     switch (k) {
     case K::Seen:
-        return QStringLiteral("held (recording began)");
+        return StateWords::tr("held (recording began)");
     case K::Take:
-        return QStringLiteral("taken");
+        return StateWords::tr("taken");
     case K::TakeOver:
-        return QStringLiteral("taken over");
+        return StateWords::tr("taken over");
     case K::Renewals:
-        return QStringLiteral("renewed");
+        return StateWords::tr("renewed");
     case K::Overdue:
-        return QStringLiteral("renewal overdue");
+        return StateWords::tr("renewal overdue");
     case K::Expired:
-        return QStringLiteral("expired (stale)");
+        return StateWords::tr("expired (stale)");
     case K::ForcedExpiry:
-        return QStringLiteral("force-expired");
+        return StateWords::tr("force-expired");
     case K::Changed:
-        return QStringLiteral("changed");
+        return StateWords::tr("changed");
     case K::Released:
-        return QStringLiteral("released");
+        return StateWords::tr("released");
     }
     return {};
 }

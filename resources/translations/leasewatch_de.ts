@@ -48,6 +48,149 @@
     </message>
 </context>
 <context>
+    <name>lw::Evidence</name>
+    <message>
+        <source>looks alive</source>
+        <translation>wirkt lebendig</translation>
+    </message>
+    <message>
+        <source>looks dead</source>
+        <translation>wirkt tot</translation>
+    </message>
+    <message>
+        <source>%1 records no holder and no time in %2: whether a run still holds it cannot be told from one look</source>
+        <translation>%1 vermerkt in %2 weder Halter noch Zeit: Ob ein Lauf sie noch hält, lässt sich nicht auf einen Blick sagen</translation>
+    </message>
+    <message>
+        <source>the session(s) that could have set it at %1%2 are gone, and none runs a statement on %3</source>
+        <translation>die Sitzung(en), die sie um %1%2 gesetzt haben könnten, sind weg, und keine führt eine Anweisung auf %3 aus</translation>
+    </message>
+    <message>
+        <source> (pid %1)</source>
+        <translation> (PID %1)</translation>
+    </message>
+    <message>
+        <source>no session has run a statement on %1 for %2</source>
+        <translation>seit %2 hat keine Sitzung eine Anweisung auf %1 ausgeführt</translation>
+    </message>
+    <message>
+        <source>session(s) running statements on %1 (pid %2)</source>
+        <translation>Sitzung(en), die Anweisungen auf %1 ausführen (PID %2)</translation>
+    </message>
+    <message>
+        <source>the session(s) that could have set it at %1 are still connected (pid %2)</source>
+        <translation>die Sitzung(en), die sie um %1 gesetzt haben könnten, sind noch verbunden (PID %2)</translation>
+    </message>
+    <message>
+        <source>%1 records no holder and no time; set since at least %2, no session on %3 since %4</source>
+        <translation>%1 vermerkt weder Halter noch Zeit; gesetzt seit mindestens %2, seit %4 keine Sitzung auf %3</translation>
+    </message>
+    <message>
+        <source>last renewal seen %1 ago</source>
+        <translation>letzte Erneuerung vor %1 gesehen</translation>
+    </message>
+    <message>
+        <source>no renewal seen in the %1 the console has watched it</source>
+        <translation>keine Erneuerung in den %1, in denen die Konsole sie beobachtet hat</translation>
+    </message>
+    <message>
+        <source>renewal window %1</source>
+        <translation>Erneuerungsfenster %1</translation>
+    </message>
+    <message>
+        <source>renewal window unknown (TTL not known yet)</source>
+        <translation>Erneuerungsfenster unbekannt (TTL noch nicht bekannt)</translation>
+    </message>
+    <message>
+        <source>expired %1 ago and not taken over</source>
+        <translation>vor %1 abgelaufen und nicht übernommen</translation>
+    </message>
+    <message>
+        <source>renewal overdue: %1 (%2)</source>
+        <translation>Erneuerung überfällig: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>the row disappeared (released)</source>
+        <translation>die Zeile ist verschwunden (freigegeben)</translation>
+    </message>
+    <message>
+        <source>released by its holder (the row is kept, free to take)</source>
+        <translation>von ihrem Halter freigegeben (die Zeile bleibt, frei zu nehmen)</translation>
+    </message>
+    <message>
+        <source>cannot tell: the lease has no expiry</source>
+        <translation>nicht zu sagen: Die Lease hat keinen Ablauf</translation>
+    </message>
+    <message>
+        <source>just taken over by this holder</source>
+        <translation>gerade von diesem Halter übernommen</translation>
+    </message>
+    <message>
+        <source>not expired (taken %1 ago, expires %2)</source>
+        <translation>nicht abgelaufen (vor %1 genommen, Ablauf %2)</translation>
+    </message>
+    <message>
+        <source>%1, within its %2</source>
+        <translation>%1, innerhalb ihres Fensters: %2</translation>
+    </message>
+    <message>
+        <source>not expired; watched for %1, less than its %2, so no renewal was due yet</source>
+        <translation>nicht abgelaufen; seit %1 beobachtet, kürzer als ihr %2, also war noch keine Erneuerung fällig</translation>
+    </message>
+    <message>
+        <source>not expired (%1; %2)</source>
+        <translation>nicht abgelaufen (%1; %2)</translation>
+    </message>
+    <message>
+        <source>the writer&apos;s clock runs at least %1 behind the server&apos;s: the lease looks expired that much early</source>
+        <translation>die Uhr des Schreibers geht mindestens %1 hinter der des Servers: Die Lease wirkt um so viel zu früh abgelaufen</translation>
+    </message>
+    <message>
+        <source>the LISTEN &quot;%1&quot; session(s) its worker could own (pid %2) were connected while it held the job (last seen %3 ago); none is now</source>
+        <translation>die LISTEN-„%1“-Sitzung(en), die sein Worker besitzen könnte (PID %2), waren verbunden, während er den Job hielt (zuletzt vor %3 gesehen); jetzt ist keine mehr da</translation>
+    </message>
+    <message>
+        <source>a LISTEN &quot;%1&quot; session its worker may own is connected (pid %2)</source>
+        <translation>eine LISTEN-„%1“-Sitzung, die sein Worker besitzen könnte, ist verbunden (PID %2)</translation>
+    </message>
+    <message>
+        <source>no %1 worker was seen listening while it held the job: whether %2 still runs cannot be told here; %1 frees it by itself %3</source>
+        <translation>kein %1-Worker wurde beim Lauschen gesehen, während er den Job hielt: Ob %2 noch läuft, lässt sich hier nicht sagen; %1 gibt ihn von selbst frei %3</translation>
+    </message>
+    <message>
+        <source>at its reset</source>
+        <translation>bei seinem Reset</translation>
+    </message>
+    <message>
+        <source>the session list is not available: cannot tell whether the holder&apos;s host is still connected</source>
+        <translation>die Sitzungsliste ist nicht verfügbar: Ob der Host des Halters noch verbunden ist, lässt sich nicht sagen</translation>
+    </message>
+    <message>
+        <source>the holder has no host part: its sessions cannot be matched</source>
+        <translation>der Halter hat keinen Host-Teil: Seine Sitzungen lassen sich nicht zuordnen</translation>
+    </message>
+    <message>
+        <source>%1 session(s) from host %2 still connected (pid %3)</source>
+        <translation>%1 Sitzung(en) von Host %2 noch verbunden (PID %3)</translation>
+    </message>
+    <message>
+        <source>%1 session(s) from host %2 were connected while it held the lock (last seen %3 ago); none has been since</source>
+        <translation>%1 Sitzung(en) von Host %2 waren verbunden, während er die Sperre hielt (zuletzt vor %3 gesehen); seither keine mehr</translation>
+    </message>
+    <message>
+        <source>%1 holds no database session while a job runs and names its holder by host name only: whether %2&apos;s job still runs cannot be told here; the lock frees itself at its expiry (%3)</source>
+        <translation>%1 hält keine Datenbanksitzung, während ein Job läuft, und nennt seinen Halter nur beim Hostnamen: Ob der Job von %2 noch läuft, lässt sich hier nicht sagen; die Sperre gibt sich bei ihrem Ablauf selbst frei (%3)</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>no session from host %1 is connected</source>
+        <translation>keine Sitzung von Host %1 ist verbunden</translation>
+    </message>
+</context>
+<context>
     <name>lw::Findings</name>
     <message>
         <source>pid %1</source>
@@ -461,6 +604,66 @@
         <source>hidden deadlock</source>
         <translation>verborgener Deadlock</translation>
     </message>
+    <message>
+        <source>%1 %2: its worker is gone (LISTEN session ended at %3) — the job stays locked until %4 (%5)</source>
+        <translation>%1 %2: Sein Worker ist weg (LISTEN-Sitzung endete um %3) — der Job bleibt bis %4 gesperrt (%5)</translation>
+    </message>
+    <message>
+        <source>A running %1 keeps a session listening on &quot;%2&quot; for its whole life; the one(s) %3 could own (pid %4) were connected while it held this job, last seen at %5, and none is now. Until %1&apos;s own reset, no other worker runs this job. If %3 is only cut off from the database, its job may still run.</source>
+        <translation>Ein laufender %1 hält sein Leben lang eine Sitzung, die auf „%2“ lauscht; die, die %3 besitzen könnte (PID %4), waren verbunden, während er diesen Job hielt, zuletzt um %5 gesehen, und jetzt ist keine mehr da. Bis zum eigenen Reset von %1 führt kein anderer Worker diesen Job aus. Ist %3 nur von der Datenbank abgeschnitten, läuft sein Job womöglich noch.</translation>
+    </message>
+    <message>
+        <source>If %1 is down, force-expire the job (%2&apos;s own reset: unlocked, run again now), or SELECT %3.force_unlock_workers(ARRAY[%4]) frees every job and queue it held.</source>
+        <translation>Ist %1 ausgefallen, erzwingen Sie den Ablauf des Jobs (der eigene Reset von %2: entsperrt, läuft jetzt erneut), oder SELECT %3.force_unlock_workers(ARRAY[%4]) gibt jeden Job und jede Queue frei, die er hielt.</translation>
+    </message>
+    <message>
+        <source>%1 %2: holder %3 is gone — its sessions ended at %4, the lock stays until %5 (%6)</source>
+        <translation>%1 %2: Halter %3 ist weg — seine Sitzungen endeten um %4, die Sperre bleibt bis %5 (%6)</translation>
+    </message>
+    <message>
+        <source>While %1 held the lock, %2 session(s) from host %1 were connected (last seen at %3); none has been since. %4 frees the lock only at its expiry, so no other instance runs this job until then. If %1 is only cut off from the database, its job may still run.</source>
+        <translation>Während %1 die Sperre hielt, waren %2 Sitzung(en) von Host %1 verbunden (zuletzt um %3 gesehen); seither keine mehr. %4 gibt die Sperre erst bei ihrem Ablauf frei, bis dahin führt also keine andere Instanz diesen Job aus. Ist %1 nur von der Datenbank abgeschnitten, läuft sein Job womöglich noch.</translation>
+    </message>
+    <message>
+        <source>If %1 is down, force-expire the lock (%2&apos;s own unlock: the expiry set to now) so the next scheduled run can take it; otherwise wait for %1 to come back.</source>
+        <translation>Ist %1 ausgefallen, erzwingen Sie den Ablauf der Sperre (das eigene Entsperren von %2: Ablauf auf jetzt), damit der nächste geplante Lauf sie nehmen kann; sonst warten Sie, bis %1 zurück ist.</translation>
+    </message>
+    <message>
+        <source>%1 %2 left set: the session that set it at %3 was gone by the next refresh</source>
+        <translation>%1 %2 stehen geblieben: Die Sitzung, die es um %3 setzte, war bei der nächsten Aktualisierung weg</translation>
+    </message>
+    <message>
+        <source>%1 %2 left set: the session(s) that could have set it at %3 (pid %4) are gone</source>
+        <translation>%1 %2 stehen geblieben: Die Sitzung(en), die es um %3 gesetzt haben könnten (PID %4), sind weg</translation>
+    </message>
+    <message>
+        <source>%1 keeps its lock as a flag in %2, with no holder and no time. The console saw it set at %3; every session of this database that ran a statement then has disconnected (since %4), and none has run one on %5 since. A run that dies while it holds the flag leaves it set, and every later run fails (&quot;Migration table is already locked&quot;).</source>
+        <translation>%1 hält seine Sperre als Flag in %2, ohne Halter und ohne Zeit. Die Konsole sah es um %3 gesetzt; jede Sitzung dieser Datenbank, die damals eine Anweisung ausführte, hat sich getrennt (seit %4), und seither hat keine eine auf %5 ausgeführt. Ein Lauf, der stirbt, während er das Flag hält, lässt es stehen, und jeder spätere Lauf scheitert („Migration table is already locked“).</translation>
+    </message>
+    <message>
+        <source>%1 %2 set for at least %3, no session on %4 for %5</source>
+        <translation>%1 %2 seit mindestens %3 gesetzt, seit %5 keine Sitzung auf %4</translation>
+    </message>
+    <message>
+        <source>%1 keeps its lock as a flag in %2, with no holder and no time. It was already set when the console began watching at %3, and no session has run a statement on %4 since %5. A run that dies while it holds the flag leaves it set, and every later run fails (&quot;Migration table is already locked&quot;).</source>
+        <translation>%1 hält seine Sperre als Flag in %2, ohne Halter und ohne Zeit. Es war schon gesetzt, als die Konsole um %3 zu beobachten begann, und seit %5 hat keine Sitzung eine Anweisung auf %4 ausgeführt. Ein Lauf, der stirbt, während er das Flag hält, lässt es stehen, und jeder spätere Lauf scheitert („Migration table is already locked“).</translation>
+    </message>
+    <message>
+        <source>If no migration is running (check the deploy jobs), free it with `%1 migrate:unlock` or force-expire it here (%2). The run that died may have left a migration half applied: check it before the next run.</source>
+        <translation>Läuft keine Migration (prüfen Sie die Deployment-Jobs), geben Sie es mit `%1 migrate:unlock` frei oder erzwingen Sie hier den Ablauf (%2). Der abgestürzte Lauf hat womöglich eine Migration halb angewendet: Prüfen Sie das vor dem nächsten Lauf.</translation>
+    </message>
+    <message>
+        <source>%1: %2 may still be running it — its sessions stayed active after %3 took the lease at %4</source>
+        <translation>%1: %2 führt es womöglich noch aus — seine Sitzungen blieben aktiv, nachdem %3 die Lease um %4 nahm</translation>
+    </message>
+    <message>
+        <source>The lease expired without a renewal from %1 (%2) and %3 took it over, but %1&apos;s sessions are still busy (pid %4): it stalled or lost the database for longer than the TTL and may not know yet. Until its next renewal fails, both may do the work the lease protects.</source>
+        <translation>Die Lease lief ohne Erneuerung durch %1 (%2) ab und %3 hat sie übernommen, aber die Sitzungen von %1 sind noch beschäftigt (PID %4): Er stockte oder verlor die Datenbank länger als die TTL und weiß es vielleicht noch nicht. Bis seine nächste Erneuerung scheitert, tun womöglich beide die Arbeit, die die Lease schützt.</translation>
+    </message>
+    <message>
+        <source>Check whether %1 still runs the job (its logs, or what pid %2 is running); stop it or cancel its statement if it does. Have the job check that it still holds the lease before it commits its work.</source>
+        <translation>Prüfen Sie, ob %1 den Job noch ausführt (seine Logs, oder was PID %2 ausführt); stoppen Sie ihn oder brechen Sie seine Anweisung ab, falls ja. Lassen Sie den Job prüfen, ob er die Lease noch hält, bevor er seine Arbeit festschreibt.</translation>
+    </message>
 </context>
 <context>
     <name>lw::LeaseStates</name>
@@ -503,6 +706,26 @@
     <message>
         <source>force-expired</source>
         <translation>Ablauf erzwungen</translation>
+    </message>
+    <message>
+        <source>held (recording began)</source>
+        <translation>gehalten (Aufzeichnung begann)</translation>
+    </message>
+    <message>
+        <source>taken</source>
+        <translation>genommen</translation>
+    </message>
+    <message>
+        <source>renewed</source>
+        <translation>erneuert</translation>
+    </message>
+    <message>
+        <source>expired (stale)</source>
+        <translation>abgelaufen (verwaist)</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>geändert</translation>
     </message>
 </context>
 <context>
@@ -665,6 +888,263 @@
     <message>
         <source>Pool size configured in the profile for this group or application.</source>
         <translation>Im Profil für diese Gruppe oder Anwendung eingestellte Poolgröße.</translation>
+    </message>
+</context>
+<context>
+    <name>lw::Tables</name>
+    <message>
+        <source>(no holder)</source>
+        <translation>(kein Halter)</translation>
+    </message>
+    <message>
+        <source> (unverified)</source>
+        <translation> (ungeprüft)</translation>
+    </message>
+    <message>
+        <source>%1 from %2</source>
+        <translation>%1 von %2</translation>
+    </message>
+    <message>
+        <source>%1 %2 ago</source>
+        <translation>%1 vor %2</translation>
+    </message>
+    <message>
+        <source>free since %1</source>
+        <translation>frei seit %1</translation>
+    </message>
+    <message>
+        <source>
+last renewal seen: %1 ago</source>
+        <translation>
+letzte Erneuerung gesehen: vor %1</translation>
+    </message>
+    <message>
+        <source>
+TTL (%1): %2</source>
+        <translation>
+TTL (%1): %2</translation>
+    </message>
+    <message>
+        <source>from the take</source>
+        <translation>aus der Übernahme</translation>
+    </message>
+    <message>
+        <source>inferred</source>
+        <translation>abgeleitet</translation>
+    </message>
+    <message>
+        <source>
+row gone from the table, seen at %1</source>
+        <translation>
+Zeile aus der Tabelle verschwunden, gesehen um %1</translation>
+    </message>
+    <message>
+        <source>; its expiry was %1</source>
+        <translation>; ihr Ablauf war %1</translation>
+    </message>
+    <message>
+        <source>
+the writer&apos;s clock runs at least %1 ahead of the server&apos;s</source>
+        <translation>
+die Uhr des Schreibers geht mindestens %1 vor der des Servers</translation>
+    </message>
+    <message>
+        <source>
+the writer&apos;s clock runs at least %1 behind the server&apos;s: its leases look expired that much early</source>
+        <translation>
+die Uhr des Schreibers geht mindestens %1 hinter der des Servers: Seine Leases wirken um so viel zu früh abgelaufen</translation>
+    </message>
+    <message>
+        <source>Lease</source>
+        <translation>Lease</translation>
+    </message>
+    <message>
+        <source>Holder host</source>
+        <translation>Halter-Host</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <source>Taken at</source>
+        <translation>Genommen um</translation>
+    </message>
+    <message>
+        <source>Held for</source>
+        <translation>Gehalten seit</translation>
+    </message>
+    <message>
+        <source>Expires</source>
+        <translation>Ablauf</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Scheme</source>
+        <translation>Schema</translation>
+    </message>
+    <message>
+        <source>1 renewal</source>
+        <translation>1 Erneuerung</translation>
+    </message>
+    <message>
+        <source>%1 renewals over %2</source>
+        <translation>%1 Erneuerungen über %2</translation>
+    </message>
+    <message>
+        <source>last at %1</source>
+        <translation>zuletzt um %1</translation>
+    </message>
+    <message>
+        <source>expires %1</source>
+        <translation>Ablauf %1</translation>
+    </message>
+    <message>
+        <source>audit record #%1</source>
+        <translation>Audit-Eintrag #%1</translation>
+    </message>
+    <message>
+        <source>When (server time)</source>
+        <translation>Wann (Serverzeit)</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <source>Holder</source>
+        <translation>Halter</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>gehalten</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>(session not visible)</source>
+        <translation>(Sitzung nicht sichtbar)</translation>
+    </message>
+    <message>
+        <source>(hidden)</source>
+        <translation>(verborgen)</translation>
+    </message>
+    <message>
+        <source>local</source>
+        <translation>lokal</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>key collision: %1 all hash to this key</source>
+        <translation>Schlüsselkollision: %1 ergeben alle diesen Schlüssel</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>Sperre</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>Datenbank</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Held / waited</source>
+        <translation>Gehalten / gewartet</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>Befund</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>Sitzung</translation>
+    </message>
+    <message>
+        <source>Application</source>
+        <translation>Anwendung</translation>
+    </message>
+    <message>
+        <source>Client</source>
+        <translation>Client</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <source>Transaction</source>
+        <translation>Transaktion</translation>
+    </message>
+    <message>
+        <source>Wait event</source>
+        <translation>Warteereignis</translation>
+    </message>
+    <message>
+        <source>Last query</source>
+        <translation>Letzte Anfrage</translation>
+    </message>
+    <message>
+        <source>Waiting for</source>
+        <translation>Wartet auf</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>Anfrage</translation>
+    </message>
+    <message>
+        <source>terminate this one: frees the cycle</source>
+        <translation>diese beenden: löst den Zyklus</translation>
+    </message>
+    <message>
+        <source>cancel this one: frees the cycle</source>
+        <translation>diese abbrechen: löst den Zyklus</translation>
+    </message>
+    <message>
+        <source>root blocker: cancel %1 instead</source>
+        <translation>auslösender Blockierer: stattdessen %1 abbrechen</translation>
+    </message>
+    <message>
+        <source>in a hidden cycle</source>
+        <translation>in einem verborgenen Zyklus</translation>
+    </message>
+    <message>
+        <source>deadlock cycle</source>
+        <translation>Deadlock-Zyklus</translation>
+    </message>
+    <message>
+        <source>root blocker</source>
+        <translation>auslösender Blockierer</translation>
     </message>
 </context>
 <context>

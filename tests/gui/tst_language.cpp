@@ -4,6 +4,8 @@
 // locale in that order, and a window opened in German shows German menus and tabs.
 #include "Language.h"
 #include "domain/Analysis.h"
+#include "domain/Holders.h"
+#include "domain/LeaseTracker.h"
 #include "domain/LeaseState.h"
 #include "domain/Wording.h"
 #include "MainWindow.h"
@@ -251,6 +253,12 @@ private Q_SLOTS:
             titles << f.title;
         QVERIFY2(titles.contains(QStringLiteral("10 von 10 Verbindungen belegt (max_connections 10 − 0 reserviert)")),
                  qPrintable(titles.join(" | ")));
+        // The tables' columns and the force-expire dialog's evidence.
+        QCOMPARE(leaseColumnTitle(LeaseColumns::HeldFor), QStringLiteral("Gehalten seit"));
+        HolderEvidence ev;
+        ev.looksAlive = false;
+        ev.forDead << QStringLiteral("x");
+        QCOMPARE(ev.summary(), QStringLiteral("wirkt tot: x"));
     }
 };
 

@@ -68,8 +68,10 @@ private Q_SLOTS:
 
         BouncerSnapshot s;
         const BouncerPool* p = nullptr;
+        int refreshes = 0;
         for (QDeadlineTimer dl(8000); !dl.hasExpired(); QThread::msleep(100)) {
             s = src.refreshOnce();
+            ++refreshes;
             QVERIFY2(s.ok, qPrintable(s.error.toDisplayString()));
             p = poolOf(s, db.name());
             if (p && p->clWaiting > 0 && p->svActive == 2)
@@ -84,7 +86,9 @@ private Q_SLOTS:
         QCOMPARE(p->poolMode, QStringLiteral("session"));
         QCOMPARE(p->serverDatabase, db.name());
         QVERIFY(s.version.startsWith(QLatin1String("PgBouncer")));
-        QCOMPARE(s.roundTrips, 3); // SHOW VERSION only on the first refresh of a connection
+        // SHOW VERSION only on the first refresh of a connection (the one that saw the full pool
+        // when the clients were quicker than the first refresh).
+        QCOMPARE(s.roundTrips, refreshes == 1 ? 4 : 3);
         QVERIFY2(!poolOf(s, QStringLiteral("pgbouncer")), "the admin console's own pool is left out");
 
         // The two server slots are the two backends running pg_sleep, by remote_pid.
