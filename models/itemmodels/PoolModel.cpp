@@ -57,7 +57,7 @@ QVariant PoolModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (index.column()) {
         case Group:
-            return g.pinned ? g.key + QStringLiteral("  — PINNED") : g.key;
+            return g.pinned ? tr("%1  — PINNED").arg(g.key) : g.key;
         case Total:
             return g.total;
         case Active:

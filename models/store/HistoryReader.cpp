@@ -496,7 +496,7 @@ std::vector<LeaseTimelineEvent> HistoryReader::timeline(const QString& name) con
         case ChangeKind::TakeOver:
             e.kind = K::TakeOver;
             e.previousHolder = lastHolder.value_or(QString());
-            e.detail = QStringLiteral("from %1").arg(e.previousHolder);
+            e.detail = TableWords::tr("from %1").arg(e.previousHolder);
             break;
         case ChangeKind::Renew:
             if (!out.empty() && out.back().kind == K::Renewals && out.back().holder == c.holder &&

@@ -889,6 +889,10 @@
         <source>Pool size configured in the profile for this group or application.</source>
         <translation>Im Profil für diese Gruppe oder Anwendung eingestellte Poolgröße.</translation>
     </message>
+    <message>
+        <source>%1  — PINNED</source>
+        <translation>%1  — BLOCKIERT</translation>
+    </message>
 </context>
 <context>
     <name>lw::Tables</name>
@@ -1145,6 +1149,10 @@ die Uhr des Schreibers geht mindestens %1 hinter der des Servers: Seine Leases w
     <message>
         <source>root blocker</source>
         <translation>auslösender Blockierer</translation>
+    </message>
+    <message>
+        <source>from %1</source>
+        <translation>von %1</translation>
     </message>
 </context>
 <context>
