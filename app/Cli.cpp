@@ -1,6 +1,7 @@
 #include "Cli.h"
 
 #include "feed/FeedServer.h"
+#include "Language.h"
 #include "MetricsServer.h"
 
 #include "domain/Findings.h"
@@ -518,7 +519,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     }
     if (p.isSet(o.lang)) {
         inv.language = p.value(o.lang).trimmed().toLower();
-        if (inv.language != QLatin1String("de") && inv.language != QLatin1String("en"))
+        if (!availableLanguages().contains(inv.language))
             return fail(QStringLiteral("--lang must be de or en, not \"%1\"").arg(p.value(o.lang)));
     }
     QStringList pos = p.positionalArguments();

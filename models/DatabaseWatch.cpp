@@ -1,4 +1,5 @@
 #include "DatabaseWatch.h"
+#include "WorkerThread.h"
 
 #include "domain/RefreshJudge.h"
 #include "store/HistoryWriter.h"
@@ -34,22 +35,6 @@ DatabaseWatch::~DatabaseWatch()
     stopWorker();
 }
 
-namespace {
-// The worker (a Poller, or a FeedClient in its place) on `thread`, started, paused if asked.
-template <typename Worker>
-void launch(QThread& thread, Worker* w, bool paused)
-{
-    w->moveToThread(&thread);
-    QObject::connect(&thread, &QThread::finished, w, &QObject::deleteLater);
-    if (!thread.isRunning())
-        thread.start();
-    QMetaObject::invokeMethod(w, &Worker::start, Qt::QueuedConnection);
-    if (paused)
-        QMetaObject::invokeMethod(
-            w, [w] { w->setPaused(true); }, Qt::QueuedConnection);
-}
-} // namespace
-
 void DatabaseWatch::startWorker()
 {
     ++generation_;
@@ -61,14 +46,14 @@ void DatabaseWatch::startWorker()
             f, &feed::FeedClient::greeted, this, [this](const feed::Hello& h) { feedRecorder_ = h; },
             Qt::QueuedConnection);
         feedClient_ = f;
-        launch(thread_, f, paused_);
+        launchWorker(thread_, f, paused_);
         return;
     }
     auto* p = new Poller(cfg_, generation_);
     connect(p, &Poller::snapshotReady, this, &DatabaseWatch::onSnapshot, Qt::QueuedConnection);
     connect(p, &Poller::statusChanged, this, &DatabaseWatch::onStatus, Qt::QueuedConnection);
     poller_ = p;
-    launch(thread_, p, paused_);
+    launchWorker(thread_, p, paused_);
 }
 
 void DatabaseWatch::stopWorker()

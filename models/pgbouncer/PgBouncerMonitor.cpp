@@ -1,6 +1,7 @@
 #include "PgBouncerMonitor.h"
 
 #include "Monitor.h"
+#include "WorkerThread.h"
 #include "domain/Findings.h"
 
 #include <QTimer>
@@ -86,16 +87,9 @@ void PgBouncerMonitor::startWorker()
 {
     ++generation_;
     auto* w = new BouncerWorker(cfg_, generation_);
-    w->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, w, &QObject::deleteLater);
     connect(w, &BouncerWorker::snapshotReady, this, &PgBouncerMonitor::onSnapshot, Qt::QueuedConnection);
     worker_ = w;
-    if (!thread_.isRunning())
-        thread_.start();
-    QMetaObject::invokeMethod(w, &BouncerWorker::start, Qt::QueuedConnection);
-    if (paused_)
-        QMetaObject::invokeMethod(
-            w, [w] { w->setPaused(true); }, Qt::QueuedConnection);
+    launchWorker(thread_, w, paused_);
 }
 
 void PgBouncerMonitor::stopWorker()
