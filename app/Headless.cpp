@@ -1,4 +1,5 @@
 #include "Headless.h"
+#include "domain/Words.h"
 
 #include "store/AuditLog.h"
 #include "ForceExpire.h"
@@ -94,7 +95,7 @@ QString render(const Snapshot& s, const LeaseTracker& leases, const std::vector<
     }
     QString text = snapshotToText(s, leases, findings);
     if (via.pid > 0)
-        text.prepend(QStringLiteral("via recorder (pid %1), refresh %2 s old\n").arg(via.pid).arg(ageS, 0, 'f', 1));
+        text.prepend(TerminalWords::tr("via recorder (pid %1), refresh %2 s old\n").arg(via.pid).arg(formatDecimal(ageS, 1)));
     return text;
 }
 
@@ -351,8 +352,10 @@ int runWatch(const Invocation& inv)
             if (terminal)
                 out << "\x1b[H\x1b[2J"; // redraw in place
             else if (!inv.json)
-                out << "=== refresh " << n << " at " << QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"))
-                    << " ===\n";
+                out << TerminalWords::tr("=== refresh %1 at %2 ===")
+                           .arg(n)
+                           .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")))
+                    << "\n";
             rc = refreshMany(dbs, inv, out, terminal);
             if (inv.watchCount > 0 && n >= inv.watchCount)
                 break;
@@ -374,9 +377,14 @@ int runWatch(const Invocation& inv)
     if (inv.feed || (!inv.direct && feed::feedAnswers(feedSrc.localPath))) {
         viaFeed = std::make_unique<feed::FeedClient>(feedSrc, inv.config);
         viaFeed->start();
-        err << "leasewatch: reading the live refreshes of `leasewatch record` at "
-            << (inv.feed ? feedSrc.describe() : feedSrc.localPath) << ", not connecting to the database"
-            << (inv.feed ? "\n" : " (--direct connects)\n");
+        const QString at = inv.feed ? feedSrc.describe() : feedSrc.localPath;
+        err << (inv.feed ? TerminalWords::tr("leasewatch: reading the live refreshes of `leasewatch record` at %1, not "
+                                             "connecting to the database")
+                               .arg(at)
+                         : TerminalWords::tr("leasewatch: reading the live refreshes of `leasewatch record` at %1, not "
+                                             "connecting to the database (--direct connects)")
+                               .arg(at))
+            << "\n";
         err.flush();
     }
     Poller poller(inv.config);
@@ -402,7 +410,7 @@ int runWatch(const Invocation& inv)
             std::vector<Finding> findings = views.apply(s);
             bouncer.addTo(s, findings, err);
             if (!inv.json && !terminal)
-                out << "=== refresh " << n << " at " << stamp << " ===\n";
+                out << TerminalWords::tr("=== refresh %1 at %2 ===").arg(n).arg(stamp) << "\n";
             out << render(s, views.leases(), findings, inv.json,
                           terminal ? QJsonDocument::Indented : QJsonDocument::Compact,
                           viaFeed ? viaFeed->recorder() : feed::Hello{});
@@ -426,7 +434,7 @@ int runWatch(const Invocation& inv)
                 if (!terminal)
                     out << "\n";
             } else {
-                out << "leasewatch: " << stamp << " NOT ANSWERING: " << outageLine(o) << " " << outageCause(o)
+                out << TerminalWords::tr("leasewatch: %1 NOT ANSWERING: %2 %3").arg(stamp, outageLine(o), outageCause(o))
                     << "\n";
             }
             rc = 1;
@@ -444,11 +452,13 @@ int runExpire(const Invocation& inv, const QString& auditPath)
 {
     QTextStream out(stdout);
     QTextStream err(stderr);
-    const QString where = inv.profile ? QStringLiteral("profile \"%1\"").arg(inv.profile->name)
+    const QString where = inv.profile ? TerminalWords::tr("profile \"%1\"").arg(inv.profile->name)
                                       : auditDatabaseLabel(inv.config.connect.dsn);
     if (!inv.config.operatorMode) {
-        err << "leasewatch: refused: operator mode is off for " << where
-            << "; nothing was sent (enable operator mode in the profile, or pass --operator with a DSN)\n";
+        err << TerminalWords::tr("leasewatch: refused: operator mode is off for %1; nothing was sent (enable operator "
+                                 "mode in the profile, or pass --operator with a DSN)")
+                   .arg(where)
+            << "\n";
         return 4;
     }
     // Read the lease as the window would show it, with the evidence about its holder.
@@ -460,9 +470,12 @@ int runExpire(const Invocation& inv, const QString& auditPath)
     views.apply(s);
     const std::vector<int> named = views.leases().rowsNamed(inv.leaseName);
     if (named.empty()) {
-        err << "leasewatch: no lease named \"" << inv.leaseName << "\" in "
-            << (views.leases().tableName().isEmpty() ? QStringLiteral("any lease table") : views.leases().tableName())
-            << "; nothing was sent\n";
+        err << (views.leases().tableName().isEmpty()
+                    ? TerminalWords::tr("leasewatch: no lease named \"%1\" in any lease table; nothing was sent")
+                          .arg(inv.leaseName)
+                    : TerminalWords::tr("leasewatch: no lease named \"%1\" in %2; nothing was sent")
+                          .arg(inv.leaseName, views.leases().tableName()))
+            << "\n";
         return 1;
     }
     if (named.size() > 1) {
@@ -470,32 +483,40 @@ int runExpire(const Invocation& inv, const QString& auditPath)
         for (int r : named)
             if (const LeaseTableConfig* t = views.leases().tableAt(r))
                 where << t->qualifiedName();
-        err << "leasewatch: several leases are named \"" << inv.leaseName << "\" (in " << where.join(QStringLiteral(", "))
-            << "); name the table with --table; nothing was sent\n";
+        err << TerminalWords::tr("leasewatch: several leases are named \"%1\" (in %2); name the table with --table; "
+                                 "nothing was sent")
+                   .arg(inv.leaseName, where.join(QStringLiteral(", ")))
+            << "\n";
         return 1;
     }
     const int row = named.front();
     const LeaseTableConfig* table = views.leases().tableAt(row);
     if (table && !table->forceExpireRefusal.isEmpty()) {
-        err << "leasewatch: force-expire is not offered for " << table->label() << " (" << table->qualifiedName()
-            << "): " << table->forceExpireRefusal << " Nothing was sent.\n";
+        err << TerminalWords::tr("leasewatch: force-expire is not offered for %1 (%2): %3 Nothing was sent.")
+                   .arg(table->label(), table->qualifiedName(), libraryWords(table->forceExpireRefusal))
+            << "\n";
         return 1;
     }
     const LeaseTracker::Entry& e = views.leases().entry(row);
     const std::optional<QString>& holderNow = e.track.row.holder;
     if (holderNow.value_or(QString()) != inv.holder) {
-        err << "leasewatch: lease \"" << inv.leaseName << "\" is held by "
-            << (holderNow ? QStringLiteral("\"%1\"").arg(*holderNow) : QStringLiteral("nobody (NULL)"))
-            << ", not \"" << inv.holder << "\"; nothing was sent\n";
+        err << (holderNow ? TerminalWords::tr("leasewatch: lease \"%1\" is held by \"%2\", not \"%3\"; nothing was sent")
+                                .arg(inv.leaseName, *holderNow, inv.holder)
+                          : TerminalWords::tr("leasewatch: lease \"%1\" is held by nobody (NULL), not \"%2\"; nothing "
+                                              "was sent")
+                                .arg(inv.leaseName, inv.holder))
+            << "\n";
         return 1;
     }
     const HolderEvidence ev = assessHolder(e, s.sessions, true, s.serverNow, views.leases().policyAt(row), table);
-    out << "holder " << inv.holder << ": " << ev.summary() << "\n";
+    out << TerminalWords::tr("holder %1: %2").arg(inv.holder, ev.summary()) << "\n";
     if (ev.looksAlive && !inv.evenIfAlive) {
-        err << "leasewatch: refused: the holder may be alive, and expiring its lease would let a second "
-               "instance run the same work; nothing was sent. Check the evidence above and rerun with "
-               "--even-if-alive to expire it anyway (it still only expires the lease if \""
-            << inv.holder << "\" holds it).\n";
+        err << TerminalWords::tr("leasewatch: refused: the holder may be alive, and expiring its lease would let a "
+                                 "second instance run the same work; nothing was sent. Check the evidence above and "
+                                 "rerun with --even-if-alive to expire it anyway (it still only expires the lease if "
+                                 "\"%1\" holds it).")
+                   .arg(inv.holder)
+            << "\n";
         return 5;
     }
     const ForceExpireTarget target = targetFor(e, ev);
@@ -511,8 +532,9 @@ int runExpire(const Invocation& inv, const QString& auditPath)
     const ForceExpireOutcome& o = outcomes.front();
     out << o.text() << "\n";
     if (!logged)
-        err << "leasewatch: WARNING: the local audit log " << audit.path()
-            << " could not record this: " << audit.errorString() << "\n";
+        err << TerminalWords::tr("leasewatch: WARNING: the local audit log %1 could not record this: %2")
+                   .arg(audit.path(), audit.errorString())
+            << "\n";
     out.flush();
     return o.changed() ? 0 : 1;
 }
@@ -525,33 +547,36 @@ int runCutBundle(const Invocation& inv)
     const QString name = inv.profile ? inv.profile->name : redactDsn(inv.dsn);
     const QString store = HistoryOptions::defaultPath(inv.profile ? inv.profile->name : dsnStoreName(inv.dsn));
     if (!QFileInfo::exists(store)) {
-        err << "leasewatch: nothing is recorded for " << name << " (no history store at " << store
-            << "); `leasewatch record " << (inv.profile ? inv.profile->name : QStringLiteral("…"))
-            << "` or a window on it records one\n";
+        err << TerminalWords::tr("leasewatch: nothing is recorded for %1 (no history store at %2); `leasewatch record "
+                                 "%3` or a window on it records one")
+                   .arg(name, store, inv.profile ? inv.profile->name : QStringLiteral("…"))
+            << "\n";
         return 1;
     }
     const HistoryReader reader(store);
     if (!reader.isOpen()) {
-        err << "leasewatch: the history store " << store << " cannot be read: " << reader.errorString() << "\n";
+        err << TerminalWords::tr("leasewatch: the history store %1 cannot be read: %2").arg(store, reader.errorString())
+            << "\n";
         return 1;
     }
     const auto range = reader.range();
     if (range.isEmpty()) {
-        err << "leasewatch: the history store of " << name << " holds no refresh yet\n";
+        err << TerminalWords::tr("leasewatch: the history store of %1 holds no refresh yet").arg(name) << "\n";
         return 1;
     }
     const double t1 = range.to;
     const double t0 = std::max(range.from, t1 - inv.bundleMinutes * 60.0);
     QString error;
     if (!reader.exportBundle(inv.bundleFile, t0, t1, {}, &error)) {
-        err << "leasewatch: the bundle was not written: " << error << "\n";
+        err << TerminalWords::tr("leasewatch: the bundle was not written: %1").arg(error) << "\n";
         return 1;
     }
     auto hhmm = [](double t) {
         return QDateTime::fromMSecsSinceEpoch(qint64(t * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
     };
-    out << "wrote " << inv.bundleFile << ": " << name << " from " << hhmm(t0) << " to " << hhmm(t1)
-        << " (server time); open it with leasewatch --open-bundle " << inv.bundleFile << "\n";
+    out << TerminalWords::tr("wrote %1: %2 from %3 to %4 (server time); open it with leasewatch --open-bundle %1")
+               .arg(inv.bundleFile, name, hhmm(t0), hhmm(t1))
+        << "\n";
     return 0;
 }
 

@@ -1,4 +1,5 @@
 #include "BackendSignal.h"
+#include "domain/Words.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,19 +16,19 @@ QString backendSignalName(BackendSignal s)
 QString backendSignalConsequences(BackendSignal s, int pid, const QStringList& heldLocks,
                                   const QString& applicationName)
 {
-    const QString app = applicationName.isEmpty() ? QStringLiteral("its client") : applicationName;
+    const QString app = applicationName.isEmpty() ? SessionActionWords::tr("its client") : applicationName;
     const QString locks = heldLocks.isEmpty()
-                              ? QStringLiteral("no advisory lock")
-                              : QStringLiteral("advisory locks %1").arg(heldLocks.join(QStringLiteral(", ")));
+                              ? SessionActionWords::tr("no advisory lock")
+                              : SessionActionWords::tr("advisory locks %1").arg(heldLocks.join(QStringLiteral(", ")));
     if (s == BackendSignal::Cancel)
-        return QStringLiteral(
+        return SessionActionWords::tr(
                    "Cancel the running statement of pid %1: %2 gets \"canceling statement due to user "
                    "request\" (SQLSTATE 57014) and its transaction aborts, releasing the "
                    "transaction-level locks. Session-level locks stay held (it holds %3); an idle "
                    "session has nothing to cancel. Leases are rows: none is released.")
             .arg(pid)
             .arg(app, locks);
-    return QStringLiteral(
+    return SessionActionWords::tr(
                "Terminate pid %1: its connection closes, %2 sees \"terminating connection due to "
                "administrator command\" (SQLSTATE 57P01) and must reconnect; its open transaction rolls "
                "back and every lock it holds is released (%3). Leases are rows: none is released, they "
@@ -51,7 +52,7 @@ BackendSignalOutcome signalBackend(const pg::ConnectOptions& monitorOptions, boo
     BackendSignalOutcome out;
     if (!operatorMode) {
         out.key = QStringLiteral("refused");
-        out.text = QStringLiteral("not sent: operator mode is off for this profile");
+        out.text = SessionActionWords::tr("not sent: operator mode is off for this profile");
         return out;
     }
     pg::ConnectOptions opts = monitorOptions;
@@ -61,7 +62,7 @@ BackendSignalOutcome signalBackend(const pg::ConnectOptions& monitorOptions, boo
     if (auto e = c.connect(opts); e.isError()) {
         out.key = QStringLiteral("error");
         out.error = e;
-        out.text = QStringLiteral("not sent: %1").arg(e.toDisplayString());
+        out.text = SessionActionWords::tr("not sent: %1").arg(e.toDisplayString());
         return out;
     }
     const QByteArray fn = s == BackendSignal::Cancel ? "pg_cancel_backend" : "pg_terminate_backend";
@@ -73,13 +74,13 @@ BackendSignalOutcome signalBackend(const pg::ConnectOptions& monitorOptions, boo
         if (e.sqlstate == QLatin1String("42501")) {
             out.key = QStringLiteral("permission_denied");
             out.text =
-                QStringLiteral("refused by the server: %1 — the console's role needs the privileges of the "
+                SessionActionWords::tr("refused by the server: %1 — the console's role needs the privileges of the "
                                "backend's role, or membership in pg_signal_backend (superusers' backends "
                                "need a superuser)")
                     .arg(e.message);
         } else {
             out.key = QStringLiteral("error");
-            out.text = QStringLiteral("failed: %1").arg(e.toDisplayString());
+            out.text = SessionActionWords::tr("failed: %1").arg(e.toDisplayString());
         }
         return out;
     }
@@ -87,13 +88,13 @@ BackendSignalOutcome signalBackend(const pg::ConnectOptions& monitorOptions, boo
     out.sent = PQgetvalue(r.get(), 0, 0)[0] == 't';
     if (!out.sent) {
         out.key = QStringLiteral("no_such_backend");
-        out.text = QStringLiteral("nothing done: pid %1 is no longer a backend of this server").arg(pid);
+        out.text = SessionActionWords::tr("nothing done: pid %1 is no longer a backend of this server").arg(pid);
     } else if (s == BackendSignal::Cancel) {
         out.key = QStringLiteral("cancelled");
-        out.text = QStringLiteral("cancel request sent to pid %1").arg(pid);
+        out.text = SessionActionWords::tr("cancel request sent to pid %1").arg(pid);
     } else {
         out.key = QStringLiteral("terminated");
-        out.text = QStringLiteral("pid %1 terminated; its locks are released").arg(pid);
+        out.text = SessionActionWords::tr("pid %1 terminated; its locks are released").arg(pid);
     }
     return out;
 }

@@ -1,4 +1,5 @@
 #include "Fleet.h"
+#include "domain/Words.h"
 #include "itemmodels/Palette.h"
 
 #include "Monitor.h"
@@ -69,7 +70,7 @@ FleetEntry fleetEntryOf(const QString& profile, const Monitor& m)
         else if (m.status().error.isError())
             e.worst = m.status().error.toDisplayString();
         else
-            e.worst = QStringLiteral("connecting…");
+            e.worst = FleetWords::tr("connecting…");
     }
     return e;
 }
@@ -84,7 +85,7 @@ FleetEntry fleetEntryFromStore(const QString& profile, const QString& path, doub
     e.source = e.recorderPid ? FleetEntry::Source::Recorder : FleetEntry::Source::Recorded;
     const HistoryReader r(path);
     if (!r.isOpen()) {
-        e.worst = QStringLiteral("its history store cannot be read: %1").arg(r.errorString());
+        e.worst = FleetWords::tr("its history store cannot be read: %1").arg(r.errorString());
         return e;
     }
     const std::optional<HistoryReader::LastRefresh> last = r.lastRefresh();
@@ -98,7 +99,7 @@ FleetEntry fleetEntryFromStore(const QString& profile, const QString& path, doub
             count(e, f.severity, f.title, worst);
     if (e.source == FleetEntry::Source::Recorder && !e.answering)
         e.worst = !last->ok ? last->error
-                            : QStringLiteral("the recorder has recorded no refresh for %1").arg(formatDuration(e.dataAgeS));
+                            : FleetWords::tr("the recorder has recorded no refresh for %1").arg(formatDuration(e.dataAgeS));
     return e;
 }
 
@@ -136,13 +137,13 @@ QVariant FleetModel::data(const QModelIndex& index, int role) const
             return e.profile;
         case State:
             if (e.source == S::Configured)
-                return QStringLiteral("not watched");
+                return FleetWords::tr("not watched");
             if (e.source == S::Recorded)
-                return e.dataAgeS >= 0 ? QStringLiteral("recorded %1 ago, not watched now").arg(formatDuration(e.dataAgeS))
-                                       : QStringLiteral("not watched");
+                return e.dataAgeS >= 0 ? FleetWords::tr("recorded %1 ago, not watched now").arg(formatDuration(e.dataAgeS))
+                                       : FleetWords::tr("not watched");
             if (!e.answering)
-                return QStringLiteral("NOT ANSWERING");
-            return e.counts.worst() ? severityWord(e.counts.worst()) : QStringLiteral("ok");
+                return FleetWords::tr("NOT ANSWERING");
+            return e.counts.worst() ? severityWord(e.counts.worst()) : FleetWords::tr("ok");
         case Critical:
             return e.source == S::Configured ? QVariant() : QVariant(e.counts.critical);
         case Warning:
@@ -152,9 +153,9 @@ QVariant FleetModel::data(const QModelIndex& index, int role) const
         case Watched:
             switch (e.source) {
             case S::Window:
-                return QStringLiteral("open window");
+                return FleetWords::tr("open window");
             case S::Recorder:
-                return QStringLiteral("leasewatch record (pid %1)").arg(e.recorderPid);
+                return FleetWords::tr("leasewatch record (pid %1)").arg(e.recorderPid);
             case S::Recorded:
             case S::Configured:
                 return QStringLiteral("—");
@@ -192,8 +193,11 @@ QVariant FleetModel::headerData(int section, Qt::Orientation o, int role) const
 {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return KeyedTableModel::headerData(section, o, role);
-    static const char* names[] = {"Database", "State", "Critical", "Warning", "Worst finding", "Watched by"};
-    return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
+    static const char* names[] = {QT_TRANSLATE_NOOP("lw::Fleet", "Database"), QT_TRANSLATE_NOOP("lw::Fleet", "State"),
+                                  QT_TRANSLATE_NOOP("lw::Fleet", "Critical"), QT_TRANSLATE_NOOP("lw::Fleet", "Warning"),
+                                  QT_TRANSLATE_NOOP("lw::Fleet", "Worst finding"),
+                                  QT_TRANSLATE_NOOP("lw::Fleet", "Watched by")};
+    return section >= 0 && section < ColumnCount ? FleetWords::tr(names[section]) : QVariant();
 }
 
 } // namespace lw

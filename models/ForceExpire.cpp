@@ -2,6 +2,7 @@
 #include "domain/UtcTime.h"
 
 #include "domain/Wording.h"
+#include "domain/Words.h"
 #include "domain/SqlText.h"
 
 #include "store/AuditLog.h"
@@ -24,7 +25,7 @@ namespace {
 QString formatUtc(double epoch)
 {
     if (!std::isfinite(epoch) || std::abs(epoch) > 1e13)
-        return QStringLiteral("(out of range)");
+        return ForceExpireWords::tr("(out of range)");
     return utcFromMSecs(qint64(std::llround(epoch * 1000.0)))
                .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")) +
            QStringLiteral(" UTC");
@@ -33,7 +34,7 @@ QString formatUtc(double epoch)
 QString relative(std::optional<double> expires, std::optional<double> now)
 {
     if (!expires)
-        return QStringLiteral("no expiry (NULL)");
+        return ForceExpireWords::tr("no expiry (NULL)");
     if (!now)
         return formatUtc(*expires);
     return QStringLiteral("%1 (%2)").arg(formatCountdown(*expires - *now), formatUtc(*expires));
@@ -41,7 +42,7 @@ QString relative(std::optional<double> expires, std::optional<double> now)
 
 QString holderText(const std::optional<QString>& h)
 {
-    return h ? QStringLiteral("\"%1\"").arg(*h) : QStringLiteral("(no holder)");
+    return h ? QStringLiteral("\"%1\"").arg(*h) : ForceExpireWords::tr("(no holder)");
 }
 
 // The expiry column as an instant, whatever its storage (same rule as the monitoring SELECT).
@@ -174,58 +175,58 @@ QString ForceExpireOutcome::text() const
     switch (kind) {
     case Kind::Expired:
         if (!releasedAs.isEmpty())
-            return QStringLiteral("released: %1; another instance may take it at its next attempt").arg(releasedAs);
-        return QStringLiteral("expired: its expiry is now the server's now() (%1); another instance may take "
+            return ForceExpireWords::tr("released: %1; another instance may take it at its next attempt").arg(releasedAs);
+        return ForceExpireWords::tr("expired: its expiry is now the server's now() (%1); another instance may take "
                               "it at its next attempt")
             .arg(currentExpiresAt ? formatUtc(*currentExpiresAt) : QStringLiteral("?"));
     case Kind::ChangedHands:
-        return QStringLiteral("not changed: the lease changed hands since it was shown — now held by %1, "
+        return ForceExpireWords::tr("not changed: the lease changed hands since it was shown — now held by %1, "
                               "expires %2")
             .arg(holderText(currentHolder), relative(currentExpiresAt, serverNow));
     case Kind::Renewed:
-        return QStringLiteral("not changed: the holder renewed it since it was shown (so it is alive) — new "
+        return ForceExpireWords::tr("not changed: the holder renewed it since it was shown (so it is alive) — new "
                               "expiry %1")
             .arg(relative(currentExpiresAt, serverNow));
     case Kind::Retaken:
-        return QStringLiteral("not changed: the lease was taken again since it was shown (taken at %1, expires "
+        return ForceExpireWords::tr("not changed: the lease was taken again since it was shown (taken at %1, expires "
                               "%2); its holder string %3 is the same, but a holder string can be shared "
                               "(every instance on one host), so this may be another instance")
             .arg(currentTakenAt ? formatUtc(*currentTakenAt) : QStringLiteral("?"),
                  relative(currentExpiresAt, serverNow), holderText(currentHolder));
     case Kind::Duplicates:
-        return QStringLiteral("not changed: %1 rows are named \"%2\" (holders %3); the name column has no unique "
+        return ForceExpireWords::tr("not changed: %1 rows are named \"%2\" (holders %3); the name column has no unique "
                               "constraint, so the console cannot tell which row was shown, and the "
                               "transaction was rolled back. Remove the duplicate rows, or add a unique "
                               "constraint on the name column, then try again")
             .arg(duplicateCount)
             .arg(target.name, duplicateHolders.join(QStringLiteral(", ")));
     case Kind::CommitUnknown:
-        return QStringLiteral("outcome unknown: COMMIT was sent and no answer came (%1); the expiry may now be "
+        return ForceExpireWords::tr("outcome unknown: COMMIT was sent and no answer came (%1); the expiry may now be "
                               "the server's now(). Look at the lease before acting again")
             .arg(error.toDisplayString());
     case Kind::ExpiredAlready:
-        return QStringLiteral("not changed: it had already expired (expiry %1; another console may have "
+        return ForceExpireWords::tr("not changed: it had already expired (expiry %1; another console may have "
                               "force-expired it)")
             .arg(relative(currentExpiresAt, serverNow));
     case Kind::Gone:
-        return QStringLiteral("not changed: the lease no longer exists or is no longer held");
+        return ForceExpireWords::tr("not changed: the lease no longer exists or is no longer held");
     case Kind::NoPrivilege:
-        return QStringLiteral("refused for lack of privilege: role %1 needs %2 — %3")
-            .arg(dbRole.isEmpty() ? QStringLiteral("(unknown)") : dbRole, privilegeNeeded,
+        return ForceExpireWords::tr("refused for lack of privilege: role %1 needs %2 — %3")
+            .arg(dbRole.isEmpty() ? ForceExpireWords::tr("(unknown)") : dbRole, privilegeNeeded,
                  error.toDisplayString());
     case Kind::LockTimeout:
-        return QStringLiteral("timed out waiting for the row lock (another session, probably the holder "
+        return ForceExpireWords::tr("timed out waiting for the row lock (another session, probably the holder "
                               "renewing, holds it); nothing was changed — %1")
             .arg(error.toDisplayString());
     case Kind::Timeout:
-        return QStringLiteral("timed out; nothing was changed — %1").arg(error.toDisplayString());
+        return ForceExpireWords::tr("timed out; nothing was changed — %1").arg(error.toDisplayString());
     case Kind::NotAllowed:
         if (!refusal.isEmpty()) // the library frees its locks its own way
-            return QStringLiteral("not sent: %1 Nothing was written.").arg(refusal);
-        return QStringLiteral("not sent: operator mode is off for this connection profile (start with "
+            return ForceExpireWords::tr("not sent: %1 Nothing was written.").arg(refusal);
+        return ForceExpireWords::tr("not sent: operator mode is off for this connection profile (start with "
                               "--operator); nothing was written");
     case Kind::Failed:
-        return QStringLiteral("failed; nothing was changed — %1").arg(error.toDisplayString());
+        return ForceExpireWords::tr("failed; nothing was changed — %1").arg(error.toDisplayString());
     }
     return {};
 }
@@ -467,14 +468,14 @@ void classifyError(ForceExpireOutcome& o, const DbError& e, const ForceExpireReq
                                          o.dbRole.isEmpty() ? QStringLiteral("<role>") : sqlIdentifier(o.dbRole));
         else
             o.privilegeNeeded =
-                QStringLiteral("UPDATE on %1 (at least on column %2), with SELECT on it (GRANT SELECT, "
+                ForceExpireWords::tr("UPDATE on %1 (at least on column %2), with SELECT on it (GRANT SELECT, "
                                "UPDATE (%2) ON %1 TO %3)")
                     .arg(sqlQualifiedName(req.table.schema, req.table.table),
                          sqlIdentifier(req.table.expiresAtColumn),
                          o.dbRole.isEmpty() ? QStringLiteral("<role>") : sqlIdentifier(o.dbRole));
     } else if (e.sqlstate == QLatin1String("42P01") && audit && e.message.contains(audit->table)) {
         o.kind = ForceExpireOutcome::Kind::Failed;
-        o.error.hint = QStringLiteral("the server-side audit table %1 does not exist: create it from the "
+        o.error.hint = ForceExpireWords::tr("the server-side audit table %1 does not exist: create it from the "
                                       "console (Leases ▸ Create server-side audit table) or remove it from "
                                       "the profile")
                            .arg(audit->qualified());
@@ -523,7 +524,7 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
         rollback();
         o.kind = ForceExpireOutcome::Kind::Failed;
         o.error.kind = DbError::Kind::Query;
-        o.error.message = QStringLiteral("the server sent no result for the update");
+        o.error.message = ForceExpireWords::tr("the server sent no result for the update");
         return o;
     }
     const int rowsNamed = PQntuples(now) > 0 ? int(cellOptDouble(now, 0, 4).value_or(0)) : 0;
@@ -545,11 +546,11 @@ ForceExpireOutcome runOne(pg::Connection& conn, const ForceExpireRequest& req, c
         if (qstrcmp(PQcmdStatus(c.get()), "COMMIT") != 0) { // e.g. ROLLBACK: the server refused it
             o.kind = ForceExpireOutcome::Kind::Failed;
             o.error.kind = DbError::Kind::Query;
-            o.error.message = QStringLiteral("the transaction did not commit");
+            o.error.message = ForceExpireWords::tr("the transaction did not commit");
             return o;
         }
         o.kind = ForceExpireOutcome::Kind::Expired;
-        o.releasedAs = req.table.release.words;
+        o.releasedAs = libraryWords(req.table.release.words);
         o.currentHolder = optString(upd, 0, 0);
         o.currentExpiresAt = cellOptDouble(upd, 0, 1);
         o.serverAudited = cellOptDouble(upd, 0, 2).value_or(0) > 0;
@@ -605,8 +606,8 @@ std::vector<ForceExpireOutcome> forceExpire(const ForceExpireRequest& req,
             o.kind = ForceExpireOutcome::Kind::NotAllowed;
             if (req.operatorMode)
                 o.refusal = req.table.forceExpireRefusal.isEmpty()
-                                ? QStringLiteral("%1 keeps no expiry column to set.").arg(req.table.label())
-                                : req.table.forceExpireRefusal;
+                                ? ForceExpireWords::tr("%1 keeps no expiry column to set.").arg(req.table.label())
+                                : libraryWords(req.table.forceExpireRefusal);
             out.push_back(std::move(o));
         }
         return out;

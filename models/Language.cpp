@@ -7,6 +7,8 @@
 #include <QSettings>
 #include <QTranslator>
 
+#include <clocale>
+
 namespace lw {
 
 namespace {
@@ -56,6 +58,10 @@ QString chooseLanguage(const QString& cli)
 
 bool installLanguage(const QString& code)
 {
+    // libpq's and the C library's own messages ("Connection refused", "No such file or directory")
+    // stay English whatever the locale (QCoreApplication set it from the environment): the advice
+    // beside them is chosen by their words (DbError's adviceFor) and is itself translated.
+    std::setlocale(LC_MESSAGES, "C");
     if (code != QLatin1String("de"))
         return true; // the sources' own words; numbers as the system's locale writes them, as before
     const QLocale locale(QLocale::German, QLocale::Germany);

@@ -1,4 +1,5 @@
 #include "Profile.h"
+#include "domain/Words.h"
 
 #include "feed/FeedClient.h"
 
@@ -111,19 +112,19 @@ QString Profile::conninfo() const
 std::optional<QString> Profile::validate() const
 {
     if (name.trimmed().isEmpty())
-        return QStringLiteral("the profile needs a name");
+        return ErrorWords::tr("the profile needs a name");
     const QString ci = conninfo();
     if (ci.isEmpty())
-        return QStringLiteral("profile \"%1\": give a connection string, a service name or a host and database")
+        return ErrorWords::tr("profile \"%1\": give a connection string, a service name or a host and database")
             .arg(name);
     if (auto bad = pg::validateDsn(ci))
-        return QStringLiteral("profile \"%1\": %2").arg(name, bad->toDisplayString());
+        return ErrorWords::tr("profile \"%1\": %2").arg(name, bad->toDisplayString());
     if (!viaRecorder.trimmed().isEmpty() && !feed::FeedSource::parseUrl(viaRecorder.trimmed()))
-        return QStringLiteral("profile \"%1\": \"via recorder\" must be feed://HOST:PORT or feed://HOST:PORT/NAME "
+        return ErrorWords::tr("profile \"%1\": \"via recorder\" must be feed://HOST:PORT or feed://HOST:PORT/NAME "
                               "(empty: this machine's recorder, when one runs)")
             .arg(name);
     if (conninfoHasPassword(ci))
-        return QStringLiteral("profile \"%1\": passwords are not stored in profiles; put it in ~/.pgpass "
+        return ErrorWords::tr("profile \"%1\": passwords are not stored in profiles; put it in ~/.pgpass "
                               "(or PGPASSFILE, or the service file) and remove it from the connection string")
             .arg(name);
     return std::nullopt;
@@ -273,27 +274,27 @@ std::optional<QString> ProfileStore::load()
     if (!f.exists())
         return std::nullopt;
     if (!f.open(QIODevice::ReadOnly)) {
-        unsaveable_ = QStringLiteral("%1 could not be read, so it is not overwritten").arg(path_);
-        return QStringLiteral("cannot read %1: %2").arg(path_, f.errorString());
+        unsaveable_ = ErrorWords::tr("%1 could not be read, so it is not overwritten").arg(path_);
+        return ErrorWords::tr("cannot read %1: %2").arg(path_, f.errorString());
     }
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
     f.close();
     if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
         const QString why = pe.error != QJsonParseError::NoError
-                                ? QStringLiteral("%1 at offset %2").arg(pe.errorString()).arg(pe.offset)
-                                : QStringLiteral("not a JSON object");
+                                ? ErrorWords::tr("%1 at offset %2").arg(pe.errorString()).arg(pe.offset)
+                                : ErrorWords::tr("not a JSON object");
         // Never overwritten by the next save: the operator's profiles may be recoverable by hand.
         const QString aside =
             path_ + QStringLiteral(".broken-") + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
         if (QFile::rename(path_, aside)) {
             keptAside_ = aside;
-            return QStringLiteral("%1 is not valid profile JSON (%2). It was kept as %3 and the console starts "
+            return ErrorWords::tr("%1 is not valid profile JSON (%2). It was kept as %3 and the console starts "
                                   "without profiles; repair that file and move it back to restore them.")
                 .arg(path_, why, aside);
         }
-        unsaveable_ = QStringLiteral("%1 is not valid profile JSON and could not be moved aside").arg(path_);
-        return QStringLiteral("%1 is not valid profile JSON (%2) and could not be moved aside; profiles will not "
+        unsaveable_ = ErrorWords::tr("%1 is not valid profile JSON and could not be moved aside").arg(path_);
+        return ErrorWords::tr("%1 is not valid profile JSON (%2) and could not be moved aside; profiles will not "
                               "be saved until it is repaired or removed.")
             .arg(path_, why);
     }
@@ -305,7 +306,7 @@ std::optional<QString> ProfileStore::load()
 std::optional<QString> ProfileStore::save() const
 {
     if (!unsaveable_.isEmpty())
-        return unsaveable_ + QStringLiteral(": nothing was saved");
+        return unsaveable_ + ErrorWords::tr(": nothing was saved");
     QJsonArray arr;
     for (const Profile& p : profiles_) {
         if (auto bad = p.validate())
@@ -315,13 +316,13 @@ std::optional<QString> ProfileStore::save() const
     QDir().mkpath(QFileInfo(path_).absolutePath());
     QSaveFile f(path_);
     if (!f.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write %1: %2").arg(path_, f.errorString());
+        return ErrorWords::tr("cannot write %1: %2").arg(path_, f.errorString());
     f.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("profiles"), arr}})
                 .toJson(QJsonDocument::Indented));
     // Host names and users only, but keep the file private like ~/.pgpass.
     f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     if (!f.commit())
-        return QStringLiteral("cannot write %1: %2").arg(path_, f.errorString());
+        return ErrorWords::tr("cannot write %1: %2").arg(path_, f.errorString());
     return std::nullopt;
 }
 

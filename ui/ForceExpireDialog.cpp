@@ -1,4 +1,5 @@
 #include "ForceExpireDialog.h"
+#include "domain/Words.h"
 #include "domain/UtcTime.h"
 
 #include "domain/Wording.h"
@@ -110,7 +111,7 @@ ForceExpireDialog::ForceExpireDialog(std::vector<Item> items, double serverNow, 
     details_->setMinimumSize(640, 260);
 
     const QString action = table.releasedByLibraryStatement()
-                               ? tr("Each lock is %1.").arg(esc(table.release.words))
+                               ? tr("Each lock is %1.").arg(esc(libraryWords(table.release.words)))
                                : tr("Each lease's expiry is set to the server's now(); the row stays.");
     consequences_ = new QLabel(
         tr("<b>What will follow.</b> %1 "

@@ -1,4 +1,5 @@
 #include "LeaseActions.h"
+#include "domain/Words.h"
 
 #include "AuditView.h"
 #include "BackgroundWork.h"
@@ -126,7 +127,7 @@ void LeaseActions::forceExpireSelected()
                           .arg(table->qualifiedName(), t->qualifiedName());
         else if (!t->forceExpireRefusal.isEmpty())
             refusal = tr("Force-expire is not offered for %1 (%2). %3")
-                          .arg(t->label(), t->qualifiedName(), t->forceExpireRefusal);
+                          .arg(t->label(), t->qualifiedName(), libraryWords(t->forceExpireRefusal));
         table = *t;
         if (!refusal.isEmpty())
             break;

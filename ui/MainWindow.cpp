@@ -1,4 +1,5 @@
 #include "MainWindow.h"
+#include "domain/Wording.h"
 
 #include "LeaseActions.h"
 #include "itemmodels/LeaseModel.h"
@@ -320,9 +321,9 @@ void MainWindow::onRefreshed(const Snapshot& s)
         // Over a Unix socket the bytes are not counted: the results' memory stands in, marked "≈".
         QString text = tr("last refresh %1 · %2 ms · %3%4 kB")
                            .arg(s.receivedWall.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
-                           .arg(s.clientWaitMs, 0, 'f', 1)
+                           .arg(formatDecimal(s.clientWaitMs, 1))
                            .arg(s.bytesExact ? QString() : QStringLiteral("≈"))
-                           .arg(double(s.bytesReceived) / 1024.0, 0, 'f', 1);
+                           .arg(formatDecimal(double(s.bytesReceived) / 1024.0, 1));
         refreshLabel_->setToolTip(s.bytesExact ? tr("kB: bytes received for this refresh, as counted on the TCP socket")
                                                : tr("kB: size of this refresh's results in memory (over a Unix "
                                                     "socket the bytes received are not counted)"));
@@ -331,28 +332,28 @@ void MainWindow::onRefreshed(const Snapshot& s)
         if (s.effectiveIntervalMs > asked && asked > 0) {
             // Stretched: a big table costs more server time than the budget allows at the asked rate.
             text += tr(" · every %1 s, stretched from %2 s by the footprint budget")
-                        .arg(s.effectiveIntervalMs / 1000.0, 0, 'f', 1)
-                        .arg(asked / 1000.0, 0, 'f', 1);
+                        .arg(formatDecimal(s.effectiveIntervalMs / 1000.0, 1))
+                        .arg(formatDecimal(asked / 1000.0, 1));
             refreshLabel_->setToolTip(
                 refreshLabel_->toolTip() +
                 tr("\nRefreshes are stretched by the footprint budget: one takes %1 ms of server time and the "
                    "console may use %2 % of it, so it refreshes every %3 s instead of every %4 s.")
                     .arg(s.serverMs, 0, 'f', 0)
                     .arg(monitor_->config().serverTimeBudget * 100, 0, 'g', 3)
-                    .arg(s.effectiveIntervalMs / 1000.0, 0, 'f', 1)
-                    .arg(asked / 1000.0, 0, 'f', 1));
+                    .arg(formatDecimal(s.effectiveIntervalMs / 1000.0, 1))
+                    .arg(formatDecimal(asked / 1000.0, 1)));
         }
         else if (s.effectiveIntervalMs > 0)
             text += tr(" · every %1 s, server ≤ %2 ms/refresh")
-                        .arg(s.effectiveIntervalMs / 1000.0, 0, 'f', 1)
-                        .arg(s.serverMs, 0, 'f', 1);
+                        .arg(formatDecimal(s.effectiveIntervalMs / 1000.0, 1))
+                        .arg(formatDecimal(s.serverMs, 1));
         if (s.locksNotRead)
             text += tr(" · pg_locks not read: locked by another session (%1 s old)").arg(s.locksAgeMs / 1000.0, 0, 'f', 0);
         else if (s.locksEveryN > 1)
             text += tr(" · pg_locks read every %1 refreshes (%2 rows, %3 s old)")
                         .arg(s.locksEveryN)
                         .arg(s.cluster.totalLocks)
-                        .arg(s.locksAgeMs / 1000.0, 0, 'f', 1);
+                        .arg(formatDecimal(s.locksAgeMs / 1000.0, 1));
         refreshLabel_->setText(text);
     }
     updateConnectionLabel();

@@ -1,4 +1,5 @@
 #include "PoolView.h"
+#include "domain/Wording.h"
 
 #include "Monitor.h"
 #include "domain/PoolHistory.h"
@@ -358,7 +359,7 @@ void PoolView::updateTableAndGauges()
             parts << tr("%1: %2 (%3 %)")
                          .arg(groups[i].key)
                          .arg(groups[i].total)
-                         .arg(budget > 0 ? 100.0 * groups[i].total / budget : 0.0, 0, 'f', 1);
+                         .arg(formatDecimal(budget > 0 ? 100.0 * groups[i].total / budget : 0.0, 1));
     connText_->setText((parts.isEmpty() ? tr("No client connections.")
                                         : tr("Largest: %1").arg(parts.join(QStringLiteral(" · ")))) +
                        (reserved_.isEmpty() ? QString() : QStringLiteral("\n") + reserved_));

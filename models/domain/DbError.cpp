@@ -1,6 +1,7 @@
 #include "DbError.h"
 
 #include "Wording.h"
+#include "Words.h"
 
 #include <QStringList>
 
@@ -22,72 +23,72 @@ QString adviceFor(const QString& sqlstate, const QString& message)
 {
     if (sqlstate == QLatin1String("28P01") ||
         message.contains(QLatin1String("password authentication failed")))
-        return QStringLiteral(
+        return ErrorWords::tr(
             "check the user name and the password in ~/.pgpass, PGPASSFILE or the service file");
     if ((sqlstate.isEmpty() || sqlstate == QLatin1String("28000")) &&
         message.contains(QLatin1String("role \"")) && message.contains(QLatin1String("does not exist")))
-        return QStringLiteral(
+        return ErrorWords::tr(
             "check the user name (user=…) in the connection string: no such role on this server");
     if (message.contains(QLatin1String("no password supplied")))
-        return QStringLiteral(
+        return ErrorWords::tr(
             "the server asks for a password and none was found: add it to ~/.pgpass, PGPASSFILE "
             "or the service file");
     if (sqlstate == QLatin1String("28000") || message.contains(QLatin1String("no pg_hba.conf entry")))
-        return QStringLiteral(
+        return ErrorWords::tr(
             "the server's pg_hba.conf does not admit this user/host; ask the DBA for an entry");
     if (sqlstate == QLatin1String("3D000") ||
         (message.contains(QLatin1String("does not exist")) && message.contains(QLatin1String("database"))))
-        return QStringLiteral("check the database name (dbname=…) in the connection string");
+        return ErrorWords::tr("check the database name (dbname=…) in the connection string");
     if (sqlstate == QLatin1String("42P01"))
-        return QStringLiteral("check the schema and table configured for the leases table in the profile");
+        return ErrorWords::tr("check the schema and table configured for the leases table in the profile");
     if (sqlstate == QLatin1String("42703"))
-        return QStringLiteral("check the column names configured for the leases table in the profile");
+        return ErrorWords::tr("check the column names configured for the leases table in the profile");
     if (sqlstate == QLatin1String("42501"))
-        return QStringLiteral(
+        return ErrorWords::tr(
             "grant the monitoring role SELECT on the table (and pg_monitor for other sessions)");
     if (sqlstate == QLatin1String("53300"))
-        return QStringLiteral("the server has no free connection slot; wait or ask the DBA to free one");
+        return ErrorWords::tr("the server has no free connection slot; wait or ask the DBA to free one");
     // Connection loss: say why if we know, and that nothing needs doing.
     if (sqlstate == QLatin1String("57P01"))
-        return QStringLiteral(
+        return ErrorWords::tr(
             "an administrator or a server shutdown ended the session; the console reconnects "
             "by itself");
     if (sqlstate == QLatin1String("57P02"))
-        return QStringLiteral("the server is restarting after a crash; the console reconnects by itself");
+        return ErrorWords::tr("the server is restarting after a crash; the console reconnects by itself");
     if (message.contains(QLatin1String("server closed the connection unexpectedly")))
-        return QStringLiteral("the server ended the session (restart, crash or administrator); the console "
+        return ErrorWords::tr("the server ended the session (restart, crash or administrator); the console "
                               "reconnects by itself");
     if (message.contains(QLatin1String("did not answer within the refresh deadline")))
-        return QStringLiteral("the server or the network hangs; the console reconnects with backoff");
+        return ErrorWords::tr("the server or the network hangs; the console reconnects with backoff");
     if (sqlstate == QLatin1String("57P03"))
-        return QStringLiteral("the server is starting up or recovering; the console retries by itself");
+        return ErrorWords::tr("the server is starting up or recovering; the console retries by itself");
     if (sqlstate == QLatin1String("55P03"))
-        return QStringLiteral(
+        return ErrorWords::tr(
             "another session holds a lock that blocks this statement (ALTER TABLE, VACUUM FULL, "
             "TRUNCATE, LOCK TABLE: a migration, or a transaction left idle); the console does not "
             "queue behind it (lock_timeout)");
     if (sqlstate == QLatin1String("57014"))
-        return QStringLiteral("the statement hit its timeout; the server may be overloaded");
+        return ErrorWords::tr("the statement hit its timeout; the server may be overloaded");
     if (message.contains(QLatin1String("Connection refused")))
-        return QStringLiteral("is the server running and accepting connections on that host and port?");
+        return ErrorWords::tr("is the server running and accepting connections on that host and port?");
     if (message.contains(QLatin1String("No such file or directory")) &&
         message.contains(QLatin1String("socket")))
-        return QStringLiteral("no server listens on that Unix socket; check host= and port=");
+        return ErrorWords::tr("no server listens on that Unix socket; check host= and port=");
     if (message.contains(QLatin1String("could not translate host name")))
-        return QStringLiteral("the host name does not resolve; check host= in the connection string");
+        return ErrorWords::tr("the host name does not resolve; check host= in the connection string");
     // TLS with sslmode=verify-ca/verify-full (libpq's own words).
     if (message.contains(QLatin1String("certificate verify failed")))
-        return QStringLiteral("the server's certificate is not signed by the CA in sslrootcert=…; point "
+        return ErrorWords::tr("the server's certificate is not signed by the CA in sslrootcert=…; point "
                               "sslrootcert at the CA that issued it");
     if (message.contains(QLatin1String("does not match host name")))
-        return QStringLiteral("the server's certificate does not name this host: connect with a host name it "
+        return ErrorWords::tr("the server's certificate does not name this host: connect with a host name it "
                               "names (host=…) or have the certificate reissued");
     if (message.contains(QLatin1String("root certificate file")) &&
         message.contains(QLatin1String("does not exist")))
-        return QStringLiteral("certificate verification needs the issuing CA: set sslrootcert=… to its file "
+        return ErrorWords::tr("certificate verification needs the issuing CA: set sslrootcert=… to its file "
                               "(default ~/.postgresql/root.crt)");
     if (message.contains(QLatin1String("timeout expired")))
-        return QStringLiteral("the server did not answer in time; check the network and the server");
+        return ErrorWords::tr("the server did not answer in time; check the network and the server");
     return {};
 }
 
@@ -103,7 +104,7 @@ QString DbError::toDisplayString() const
 
 QString DbError::headline() const
 {
-    return sqlstate.isEmpty() ? message : QStringLiteral("%1 (SQLSTATE %2)").arg(message, sqlstate);
+    return sqlstate.isEmpty() ? message : ErrorWords::tr("%1 (SQLSTATE %2)").arg(message, sqlstate);
 }
 
 QString DbError::advice() const
@@ -117,12 +118,12 @@ QStringList lockSentences(const std::vector<TableLock>& locks)
 {
     QStringList said;
     for (const TableLock& l : locks) {
-        QString who = QStringLiteral("pid %1").arg(l.pid);
+        QString who = ErrorWords::tr("pid %1").arg(l.pid);
         QStringList about;
         if (!l.applicationName.isEmpty())
             about << l.applicationName;
         if (!l.state.isEmpty())
-            about << (l.xactAgeS ? QStringLiteral("%1, transaction open %2").arg(l.state, formatDuration(*l.xactAgeS))
+            about << (l.xactAgeS ? ErrorWords::tr("%1, transaction open %2").arg(l.state, formatDuration(*l.xactAgeS))
                                  : l.state);
         QString query = l.query.simplified();
         if (query.size() > 80)
@@ -131,8 +132,8 @@ QStringList lockSentences(const std::vector<TableLock>& locks)
             about << QLatin1Char('"') + query + QLatin1Char('"');
         if (!about.isEmpty())
             who += QStringLiteral(" (") + about.join(QStringLiteral(": ")) + QLatin1Char(')');
-        said << (l.granted ? QStringLiteral("%1 is locked ACCESS EXCLUSIVE by %2").arg(l.table, who)
-                           : QStringLiteral("%1 is queued for ACCESS EXCLUSIVE on %2, and every reader of it queues "
+        said << (l.granted ? ErrorWords::tr("%1 is locked ACCESS EXCLUSIVE by %2").arg(l.table, who)
+                           : ErrorWords::tr("%1 is queued for ACCESS EXCLUSIVE on %2, and every reader of it queues "
                                             "behind that")
                                  .arg(who, l.table));
     }
@@ -146,8 +147,8 @@ DbError tableLockError(const std::vector<TableLock>& locks)
     DbError e;
     e.kind = DbError::Kind::Query;
     e.sqlstate = QStringLiteral("55P03");
-    e.message = said.join(QStringLiteral("; ")) + QStringLiteral(" — not read: the console does not queue behind it");
-    e.hint = QStringLiteral("the table is read again as soon as the lock is gone; the rest is shown meanwhile. If "
+    e.message = said.join(QStringLiteral("; ")) + ErrorWords::tr(" — not read: the console does not queue behind it");
+    e.hint = ErrorWords::tr("the table is read again as soon as the lock is gone; the rest is shown meanwhile. If "
                             "that session is stuck (a migration that hangs, a transaction left open), end it "
                             "(COMMIT/ROLLBACK there, or cancel it)");
     return e;
@@ -159,18 +160,18 @@ DbError catalogLockError(const std::vector<TableLock>& locks, bool restShown)
     e.kind = DbError::Kind::Query;
     e.sqlstate = QStringLiteral("55P03");
     e.message = lockSentences(locks).join(QStringLiteral("; ")) +
-                (restShown ? QStringLiteral(" — the console does not queue behind it: the rest is read without it")
-                           : QStringLiteral(" — every refresh reads it, and the console does not queue behind it: "
+                (restShown ? ErrorWords::tr(" — the console does not queue behind it: the rest is read without it")
+                           : ErrorWords::tr(" — every refresh reads it, and the console does not queue behind it: "
                                             "nothing new is shown until it is free"));
     // Connecting reads pg_database and pg_authid: locked, they keep every new session out.
     const bool noneGetIn = std::any_of(locks.begin(), locks.end(), [](const TableLock& l) {
         return l.table == QLatin1String("pg_catalog.pg_database") || l.table == QLatin1String("pg_catalog.pg_authid");
     });
-    e.hint = noneGetIn ? QStringLiteral("end that session (COMMIT/ROLLBACK there, or cancel it) from a connection "
+    e.hint = noneGetIn ? ErrorWords::tr("end that session (COMMIT/ROLLBACK there, or cancel it) from a connection "
                                         "already open: while pg_database or pg_authid is locked this way, no new "
                                         "connection gets in, psql neither. The console reads again as soon as the "
                                         "lock is gone")
-                       : QStringLiteral("end that session (COMMIT/ROLLBACK there, or cancel it) if it is stuck; the "
+                       : ErrorWords::tr("end that session (COMMIT/ROLLBACK there, or cancel it) if it is stuck; the "
                                         "console reads again as soon as the lock is gone");
     return e;
 }

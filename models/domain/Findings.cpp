@@ -63,16 +63,16 @@ std::vector<Finding> leaseFindings(const LeaseTracker& leases)
             f.subject = r.name;
             f.id = findingKindKey(f.kind) + QLatin1Char(':') + e.key;
             f.title = FindingWords::tr("%1 %2 (holder %3): %4")
-                          .arg(table->label(), r.name, r.holder.value_or(FindingWords::tr("(none)")), table->staleMeaning);
+                          .arg(table->label(), r.name, r.holder.value_or(FindingWords::tr("(none)")), libraryWords(table->staleMeaning));
             f.explanation = FindingWords::tr("Judged by %1's own rule, read in its source; %2 is its table.")
                                 .arg(table->label(), table->qualifiedName()) +
                             behindNote;
-            f.fix = !table->staleFix.isEmpty() ? table->staleFix
+            f.fix = !table->staleFix.isEmpty() ? libraryWords(table->staleFix)
                     : table->forceExpireRefusal.isEmpty()
                         ? FindingWords::tr("Check that %1 is running on some instance; it takes the lease over "
                                          "by itself once one is.")
                               .arg(table->label())
-                        : table->forceExpireRefusal;
+                        : libraryWords(table->forceExpireRefusal);
             out.push_back(f);
         } else if (stale) {
             Finding f;

@@ -423,7 +423,7 @@ std::vector<Finding> FlagLockWatch::findings(const LeaseTracker& leases) const
         f.fix = FindingWords::tr("If no migration is running (check the deploy jobs), free it with `%1 migrate:unlock` "
                                "or force-expire it here (%2). The run that died may have left a migration half "
                                "applied: check it before the next run.")
-                    .arg(t->label(), t->release.words);
+                    .arg(t->label(), libraryWords(t->release.words));
         out.push_back(f);
     }
     return out;

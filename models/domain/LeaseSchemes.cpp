@@ -56,8 +56,8 @@ LeaseTableConfig river()
     c.library = QStringLiteral("River");
     c.holderFormat = LeaseTableConfig::HolderFormat::RiverClientId;
     c.renewShare = 0.4;
-    c.staleMeaning = QStringLiteral("the leader stopped re-electing and no other client was elected: no "
-                                    "River client is doing leader work (the next elector deletes the row)");
+    c.staleMeaning = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", "the leader stopped re-electing and no other client was elected: no "
+                                    "River client is doing leader work (the next elector deletes the row)"));
     return c;
 }
 
@@ -79,8 +79,8 @@ LeaseTableConfig oban()
     c.library = QStringLiteral("Oban");
     c.holderFormat = LeaseTableConfig::HolderFormat::Host; // node name, DYNO or host name
     c.renewShare = 0.5;
-    c.staleMeaning = QStringLiteral("the leader's lease ran out and no other node was elected: no Oban node "
-                                    "is doing leader work (plugins, pruning, rescues)");
+    c.staleMeaning = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", "the leader's lease ran out and no other node was elected: no Oban node "
+                                    "is doing leader work (plugins, pruning, rescues)"));
     return c;
 }
 
@@ -111,11 +111,11 @@ LeaseTableConfig quartz()
     // SimpleInstanceIdGenerator (AUTO): getLocalHost().getHostName() + System.currentTimeMillis()
     c.holderFormat = LeaseTableConfig::HolderFormat::QuartzInstanceId;
     c.renewShare = 0.5;
-    c.forceExpireRefusal = QStringLiteral(
+    c.forceExpireRefusal = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
         "Quartz recovers a failed instance itself: a live clustered scheduler repairs its triggers and "
         "deletes its check-in row (JobStoreSupport.clusterRecover). Deleting the row by hand would skip "
-        "that repair; start one instance of the cluster instead.");
-    c.staleMeaning = QStringLiteral("missed its check-ins; eligible for recovery by another instance");
+        "that repair; start one instance of the cluster instead."));
+    c.staleMeaning = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", "missed its check-ins; eligible for recovery by another instance"));
     return c;
 }
 
@@ -155,13 +155,13 @@ LeaseTableConfig dbScheduler()
     // The new version makes the old run's heartbeat and completion (both … AND version = ?) miss.
     c.release.set = "picked = FALSE, picked_by = NULL, last_heartbeat = NULL, execution_time = now(), "
                     "version = version + 1";
-    c.release.words = QStringLiteral(
+    c.release.words = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
         "rescheduled to now as db-scheduler's ReviveDeadExecution does (picked = false, version + 1: the old "
-        "run's heartbeat and completion no longer match)");
-    c.staleMeaning = QStringLiteral("no heartbeat for 30 min: a dead execution");
-    c.staleFix = QStringLiteral(
+        "run's heartbeat and completion no longer match)"));
+    c.staleMeaning = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", "no heartbeat for 30 min: a dead execution"));
+    c.staleFix = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
         "A running scheduler revives it by itself within 10 min (ReviveDeadExecution); if none runs, "
-        "force-expire revives it now the same way.");
+        "force-expire revives it now the same way."));
     c.staleSeverity = 2;
     return c;
 }
@@ -208,14 +208,14 @@ LeaseTableConfig graphileJobs()
     c.release.returning = "l.job_queue_id";
     c.release.also = "UPDATE {schema}._private_job_queues AS q SET locked_at = NULL, locked_by = NULL FROM u "
                      "WHERE q.id = u.job_queue_id AND q.locked_by = {holder}";
-    c.release.words = QStringLiteral(
+    c.release.words = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
         "unlocked as graphile-worker's own resetLockedAt does (locked_at and locked_by cleared, run_at no "
-        "earlier than now), with its queue where the same worker holds it");
-    c.staleMeaning = QStringLiteral("locked for more than 4 h; graphile-worker frees it within 10 min");
-    c.staleFix = QStringLiteral(
+        "earlier than now), with its queue where the same worker holds it"));
+    c.staleMeaning = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", "locked for more than 4 h; graphile-worker frees it within 10 min"));
+    c.staleFix = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
         "graphile-worker frees it by itself within 10 min (resetLockedAt); force-expire frees it now the same "
         "way, or SELECT graphile_worker.force_unlock_workers(ARRAY['<locked_by>']) frees all of a dead "
-        "worker's jobs.");
+        "worker's jobs."));
     c.staleSeverity = 2;
     return c;
 }
@@ -237,8 +237,8 @@ LeaseTableConfig graphileQueues()
     c.release.returning = "l.id AS queue_id";
     c.release.also = "UPDATE {schema}._private_jobs AS j SET locked_at = NULL, locked_by = NULL, run_at = "
                      "greatest(j.run_at, now()) FROM u WHERE j.job_queue_id = u.queue_id AND j.locked_by = {holder}";
-    c.release.words = QStringLiteral(
-        "unlocked as graphile-worker's own resetLockedAt does, with the job the same worker holds in it");
+    c.release.words = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
+        "unlocked as graphile-worker's own resetLockedAt does, with the job the same worker holds in it"));
     return c;
 }
 
@@ -288,13 +288,13 @@ LeaseTableConfig graphileJobs013()
     c.release.returning = "l.queue_name";
     c.release.also = "UPDATE {schema}.job_queues AS q SET locked_at = NULL, locked_by = NULL FROM u "
                      "WHERE q.queue_name = u.queue_name AND q.locked_by = {holder}";
-    c.release.words = QStringLiteral(
+    c.release.words = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
         "unlocked as graphile-worker's own fail_job does (locked_at and locked_by cleared, run_at no earlier "
-        "than now; no attempt is added), with its queue where the same worker holds it");
-    c.staleMeaning = QStringLiteral("locked for more than 4 h; the next worker looking for jobs takes it again");
-    c.staleFix = QStringLiteral(
+        "than now; no attempt is added), with its queue where the same worker holds it"));
+    c.staleMeaning = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", "locked for more than 4 h; the next worker looking for jobs takes it again"));
+    c.staleFix = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
         "A running worker takes it again at its next look for jobs (get_job); if none runs, force-expire frees "
-        "it now.");
+        "it now."));
     c.scheme = QStringLiteral("graphile-worker-0.13");
     return c;
 }
@@ -312,8 +312,8 @@ LeaseTableConfig graphileQueues013()
     c.release.returning = "l.queue_name AS qn";
     c.release.also = "UPDATE {schema}.jobs AS j SET locked_at = NULL, locked_by = NULL, run_at = greatest(j.run_at, "
                      "now()) FROM u WHERE j.queue_name = u.qn AND j.locked_by = {holder}";
-    c.release.words = QStringLiteral(
-        "unlocked as graphile-worker's own fail_job frees a queue, with the job the same worker holds in it");
+    c.release.words = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
+        "unlocked as graphile-worker's own fail_job frees a queue, with the job the same worker holds in it"));
     c.scheme = QStringLiteral("graphile-worker-queue-0.13");
     return c;
 }
@@ -350,13 +350,13 @@ LeaseTableConfig liquibase()
     // Force-expire is Liquibase's own unlock (UnlockDatabaseChangeLogGenerator.java, what
     // `liquibase release-locks` runs), compared with the holder and the grant time as shown.
     c.release.set = "locked = FALSE, lockgranted = NULL, lockedby = NULL";
-    c.release.words = QStringLiteral(
+    c.release.words = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
         "unlocked as Liquibase's own release does (what \"liquibase release-locks\" runs: LOCKED = FALSE, "
-        "LOCKEDBY and LOCKGRANTED cleared)");
-    c.staleMeaning = QStringLiteral("held for more than 10 min: a migration that died or hangs");
-    c.staleFix = QStringLiteral(
+        "LOCKEDBY and LOCKGRANTED cleared)"));
+    c.staleMeaning = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", "held for more than 10 min: a migration that died or hangs"));
+    c.staleFix = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
         "If no migration is running any more (no session from the holder's host), free it with force-expire "
-        "or `liquibase release-locks`; Liquibase never frees it by itself.");
+        "or `liquibase release-locks`; Liquibase never frees it by itself."));
     return c;
 }
 
@@ -393,9 +393,9 @@ LeaseTableConfig knex()
     // Force-expire is knex's own release (_freeLock(), what a finished run does), compared with the
     // flag as shown: only a row still locked is unlocked.
     c.release.set = "is_locked = 0";
-    c.release.words = QStringLiteral(
+    c.release.words = QStringLiteral(QT_TRANSLATE_NOOP("lw::Libraries", 
         "unlocked as knex's own release does (is_locked = 0, what a finished run sets; `knex migrate:unlock` "
-        "does the same by deleting and re-inserting the row)");
+        "does the same by deleting and re-inserting the row)"));
     return c;
 }
 

@@ -1,4 +1,5 @@
 #include "LeaseTable.h"
+#include "Words.h"
 
 #include "SqlText.h"
 
@@ -54,7 +55,7 @@ QString noLeaseTableText()
     QStringList looked;
     for (const LeaseTableConfig& c : leaseSchemes())
         looked << QStringLiteral("%1 (%2)").arg(c.table, c.label());
-    return QStringLiteral("No lease table found: looked in every schema for %1. Advisory locks, sessions and "
+    return TableWords::tr("No lease table found: looked in every schema for %1. Advisory locks, sessions and "
                           "pools are shown as usual; name a table with --table/--preset or in the profile.")
         .arg(looked.join(QStringLiteral(", ")));
 }

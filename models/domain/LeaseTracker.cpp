@@ -252,7 +252,7 @@ QString LeaseTracker::stateTip(int row, double now) const
         const LeaseState st = stateAt(row, now);
         QString tip = leaseStateText(st);
         if (const LeaseTableConfig* t = tableOf(e); t && st == LeaseState::Stale && !t->staleMeaning.isEmpty())
-            tip += QStringLiteral(" (%1): %2").arg(t->label(), t->staleMeaning);
+            tip += QStringLiteral(" (%1): %2").arg(t->label(), libraryWords(t->staleMeaning));
         if (const auto since = secondsSinceRenewal(e.track, now))
             tip += TableWords::tr("\nlast renewal seen: %1 ago").arg(formatDuration(*since));
         if (e.track.ttl)

@@ -3,6 +3,7 @@
 #include "domain/LeaseTracker.h"
 #include "domain/SqlText.h"
 #include "domain/UtcTime.h"
+#include "domain/Words.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -279,27 +280,29 @@ QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std:
 {
     QString out;
     if (!s.ok) {
-        out += QStringLiteral("error: %1\n").arg(s.error.toDisplayString());
+        out += TerminalWords::tr("error: %1\n").arg(s.error.toDisplayString());
         return out;
     }
-    out += QStringLiteral("server %1 · database %2 · user %3 · server time %4\n")
+    out += TerminalWords::tr("server %1 · database %2 · user %3 · server time %4\n")
                .arg(s.server.version, s.server.database, s.server.user,
                     utcFromMSecs(qint64(s.serverNow * 1000))
                         .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'")));
     // Worst first: what is wrong, in words, before any table.
     if (findings.empty()) {
-        out += QStringLiteral("\nALL CLEAR: no finding\n");
+        out += TerminalWords::tr("\nALL CLEAR: no finding\n");
     } else {
-        out += QStringLiteral("\n%1 PROBLEM%2\n").arg(findings.size()).arg(findings.size() == 1 ? "" : "S");
+        // English and German both say one and many apart, and the English needs no "(s)".
+        out += findings.size() == 1 ? TerminalWords::tr("\n1 PROBLEM\n")
+                                    : TerminalWords::tr("\n%1 PROBLEMS\n").arg(findings.size());
         for (const Finding& f : findings) {
-            const char* tag = f.severity >= 3 ? "CRIT" : f.severity == 2 ? "WARN" : "NOTE";
-            out += QStringLiteral("  [%1] %2\n         %3 Fix: %4\n")
-                       .arg(QLatin1String(tag), f.title, f.explanation, f.fix);
+            const QString tag = f.severity >= 3 ? TerminalWords::tr("CRIT") : f.severity == 2 ? TerminalWords::tr("WARN") : TerminalWords::tr("NOTE");
+            out += TerminalWords::tr("  [%1] %2\n         %3 Fix: %4\n")
+                       .arg(tag, f.title, f.explanation, f.fix);
         }
     }
     if (s.analysis) {
         const ClusterInfo& c = s.cluster;
-        out += QStringLiteral(
+        out += TerminalWords::tr(
                    "\nCLUSTER connections %1/%2 · lock table %3/~%4 (%5 advisory) · deadlocks total %6\n")
                    .arg(s.analysis->connectionsUsed)
                    .arg(s.analysis->connectionBudget)
@@ -309,29 +312,29 @@ QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std:
                    .arg(c.deadlocks);
         if (const QString reserved = reservedConnectionsText(c, s.server.user); !reserved.isEmpty())
             out += QStringLiteral("        ") + reserved + QLatin1Char('\n');
-        out += QStringLiteral("\nADVISORY LOCKS (%1)\n").arg(s.analysis->locks.size());
+        out += TerminalWords::tr("\nADVISORY LOCKS (%1)\n").arg(s.analysis->locks.size());
         if (s.locksNotRead)
-            out += QStringLiteral("  not read, these are %1 s old: %2\n")
+            out += TerminalWords::tr("  not read, these are %1 s old: %2\n")
                        .arg(s.locksAgeMs / 1000.0, 0, 'f', 0)
                        .arg(s.locksNotRead->toDisplayString());
         for (const LockView& v : s.analysis->locks) {
             const SessionRow* ss = v.session >= 0 ? &s.sessions[size_t(v.session)] : nullptr;
             const QString finding = v.finding(s.serverNow, s.analysis->config.thresholds);
             out +=
-                QStringLiteral("  %1  pid %2  %3  %4%5%6\n")
+                TerminalWords::tr("  %1  pid %2  %3  %4%5%6\n")
                     // The number beside the name: what pg_locks and the application's logs show.
                     .arg(v.name.isEmpty() ? advisoryKeyText(v.lock)
                                           : QStringLiteral("%1 [%2]").arg(v.name, advisoryKeyText(v.lock)))
                     .arg(v.lock.pid)
-                    .arg(v.lock.granted ? QStringLiteral("held") : QStringLiteral("WAITING"),
+                    .arg(v.lock.granted ? TerminalWords::tr("held") : TerminalWords::tr("WAITING"),
                          ss ? ss->applicationName + QLatin1Char(' ') + ss->state : QString(),
                          v.lock.inMonitoredDb ? QString()
-                                              : QStringLiteral(" [db ") + v.lock.database + QLatin1Char(']'),
+                                              : TerminalWords::tr(" [db %1]").arg(v.lock.database),
                          finding.isEmpty() ? QString() : QStringLiteral(" — ") + finding);
         }
-        out += QStringLiteral("\nPOOLS (active/idle/idle-in-tx/waiting/pinned of total)\n");
+        out += TerminalWords::tr("\nPOOLS (active/idle/idle-in-tx/waiting/pinned of total)\n");
         for (const PoolGroup& g : s.analysis->groups())
-            out += QStringLiteral("  %1: %2/%3/%4/%5/%6 of %7%8%9\n")
+            out += TerminalWords::tr("  %1: %2/%3/%4/%5/%6 of %7%8%9\n")
                        .arg(g.key)
                        .arg(g.active)
                        .arg(g.idle)
@@ -339,10 +342,10 @@ QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std:
                        .arg(g.waitingOnLock)
                        .arg(g.idleHoldingAdvisory)
                        .arg(g.total)
-                       .arg(g.poolSize ? QStringLiteral(" (pool %1)").arg(*g.poolSize) : QString(),
-                            g.pinned ? QStringLiteral("  PINNED") : QString());
+                       .arg(g.poolSize ? TerminalWords::tr(" (pool %1)").arg(*g.poolSize) : QString(),
+                            g.pinned ? TerminalWords::tr("  PINNED") : QString());
     }
-    out += QStringLiteral("\nLEASES");
+    out += TerminalWords::tr("\nLEASES");
     const int tableCount = s.leaseTables ? int(s.leaseTables->size()) : 0;
     if (s.leasesError && leases.size() == 0 && tableCount == 0) {
         out += QStringLiteral(": %1\n").arg(s.leasesError->toDisplayString());
@@ -357,16 +360,16 @@ QString snapshotToText(const Snapshot& s, const LeaseTracker& leases, const std:
     QStringList parts;
     for (int i = 0; i < kLeaseStateCount; ++i)
         if (counts[size_t(i)])
-            parts << QStringLiteral("%1 %2").arg(counts[size_t(i)]).arg(leaseStateText(LeaseState(i)));
+            parts << TerminalWords::tr("%1 %2").arg(counts[size_t(i)]).arg(leaseStateText(LeaseState(i)));
     // Which tables, when it is not the default one alone (found by detection, or named).
     const bool onlyDefault = tableCount == 1 && s.leaseTables->front().scheme == QLatin1String("default") &&
                              s.leaseTables->front().qualifiedName() == QLatin1String("public.leases");
-    const QString where = tableCount > 0 && !onlyDefault ? QStringLiteral(" in %1").arg(leases.tableName()) : QString();
+    const QString where = tableCount > 0 && !onlyDefault ? TerminalWords::tr(" in %1").arg(leases.tableName()) : QString();
     out += QStringLiteral(" (%1)%2%3\n")
                .arg(leases.size())
                .arg(where, parts.isEmpty() ? QString() : QStringLiteral(": ") + parts.join(QStringLiteral(", ")));
     if (s.leasesPartial)
-        out += QStringLiteral("  not read: %1\n").arg(s.leasesPartial->toDisplayString());
+        out += TerminalWords::tr("  not read: %1\n").arg(s.leasesPartial->toDisplayString());
     // Column widths from the content, capped so one long name cannot push the table off screen.
     // The scheme's column only when several tables are read.
     using C = LeaseColumns;
@@ -409,11 +412,11 @@ QString reservedConnectionsText(const ClusterInfo& c, const QString& user)
 {
     if (c.reservedConnections <= 0)
         return {};
-    return c.mayUseReserved ? QStringLiteral("%1 reserved connection(s): %2 may use them, so the console gets in "
+    return c.mayUseReserved ? TerminalWords::tr("%1 reserved connection(s): %2 may use them, so the console gets in "
                                              "when the application has used every other slot")
                                   .arg(c.reservedConnections)
                                   .arg(user)
-                            : QStringLiteral("%1 reserved connection(s), which %2 may not use (GRANT "
+                            : TerminalWords::tr("%1 reserved connection(s), which %2 may not use (GRANT "
                                              "pg_use_reserved_connections TO %3;)")
                                   .arg(c.reservedConnections)
                                   .arg(user, sqlIdentifier(user));

@@ -1,6 +1,8 @@
 #include "Wording.h"
 #include "Words.h"
 
+#include <QLocale>
+
 #include <cmath>
 
 namespace lw {
@@ -27,6 +29,11 @@ QString formatCountdown(double left)
     if (left >= 0)
         return Words::tr("in %1").arg(formatDuration(left));
     return Words::tr("expired %1 ago").arg(formatDuration(-left));
+}
+
+QString formatDecimal(double value, int decimals)
+{
+    return QLocale().toString(value, 'f', decimals);
 }
 
 QString severityWord(int severity)

@@ -32,4 +32,33 @@ struct OutageWords // a server that went away, hangs or refuses
     Q_DECLARE_TR_FUNCTIONS(lw::Outage)
 };
 
+struct ErrorWords // what a connection or statement error means and what to do (DbError's advice)
+{
+    Q_DECLARE_TR_FUNCTIONS(lw::Errors)
+};
+struct ForceExpireWords // force-expire's outcomes and refusals
+{
+    Q_DECLARE_TR_FUNCTIONS(lw::ForceExpire)
+};
+struct SessionActionWords // cancelling or terminating a backend from the Locks page or a card
+{
+    Q_DECLARE_TR_FUNCTIONS(lw::SessionActions)
+};
+struct FleetWords // the fleet's rows: each profile's state and who watches it
+{
+    Q_DECLARE_TR_FUNCTIONS(lw::Fleet)
+};
+struct TerminalWords // snapshot and watch in a terminal (never --json: its keys and kinds stay)
+{
+    Q_DECLARE_TR_FUNCTIONS(lw::Terminal)
+};
+
+// A library's own rules (LeaseSchemes.cpp: what its stale state means, how it is freed, why the
+// console leaves it alone) stay English in its table's config, which is kept and copied as data,
+// and are marked there with QT_TRANSLATE_NOOP("lw::Libraries", …): translated where they are shown.
+inline QString libraryWords(const QString& english)
+{
+    return english.isEmpty() ? english : QCoreApplication::translate("lw::Libraries", english.toUtf8().constData());
+}
+
 } // namespace lw

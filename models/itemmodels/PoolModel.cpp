@@ -1,4 +1,5 @@
 #include "PoolModel.h"
+#include "domain/Wording.h"
 
 #include <QBrush>
 #include <QColor>
@@ -73,7 +74,7 @@ QVariant PoolModel::data(const QModelIndex& index, int role) const
         case PoolSize:
             return g.poolSize ? QVariant(*g.poolSize) : QVariant(QStringLiteral("—"));
         case BudgetShare:
-            return QStringLiteral("%1 %").arg(100.0 * share, 0, 'f', 1);
+            return QStringLiteral("%1 %").arg(formatDecimal(100.0 * share, 1));
         default:
             return {};
         }

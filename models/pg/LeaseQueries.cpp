@@ -1,4 +1,5 @@
 #include "LeaseQueries.h"
+#include "domain/Words.h"
 
 #include "Cells.h"
 #include "domain/SqlText.h"
@@ -116,14 +117,14 @@ DetectedLeaseTables detectedLeaseTables(const PGresult* r)
             if (!problems.isEmpty()) {
                 // Another application's table of that name is not this library's: said, not read.
                 // The mission's own table with wrong columns is a problem to be fixed.
-                out.found << QStringLiteral("%1: not read, its columns differ (%2)")
+                out.found << ErrorWords::tr("%1: not read, its columns differ (%2)")
                                  .arg(what, problems.join(QStringLiteral("; ")));
                 if (mission && !out.problem) {
                     DbError e;
                     e.kind = DbError::Kind::Schema;
-                    e.message = QStringLiteral("%1 does not match the profile: %2")
+                    e.message = ErrorWords::tr("%1 does not match the profile: %2")
                                     .arg(c.qualifiedName(), problems.join(QStringLiteral("; ")));
-                    e.hint = QStringLiteral("fix the column mapping in the profile's leases-table settings "
+                    e.hint = ErrorWords::tr("fix the column mapping in the profile's leases-table settings "
                                             "(or --columns, --time-kind)");
                     e.sqlstate = QStringLiteral("42703");
                     out.problem = e;
@@ -131,14 +132,14 @@ DetectedLeaseTables detectedLeaseTables(const PGresult* r)
                 continue;
             }
             if (!readable) {
-                out.found << QStringLiteral("%1: not read, no SELECT privilege").arg(what);
+                out.found << ErrorWords::tr("%1: not read, no SELECT privilege").arg(what);
                 if (!out.problem) {
                     DbError e;
                     e.kind = DbError::Kind::Schema;
                     // "(ShedLock's table)"; the application's own needs no such word.
                     e.message = c.library.isEmpty()
-                                    ? QStringLiteral("permission denied: no SELECT on %1").arg(c.qualifiedName())
-                                    : QStringLiteral("permission denied: no SELECT on %1 (%2's table)")
+                                    ? ErrorWords::tr("permission denied: no SELECT on %1").arg(c.qualifiedName())
+                                    : ErrorWords::tr("permission denied: no SELECT on %1 (%2's table)")
                                           .arg(c.qualifiedName(), c.library);
                     e.hint = QStringLiteral("GRANT SELECT ON %1 TO %2;")
                                  .arg(sqlQualifiedName(c.schema, c.table),
@@ -419,23 +420,23 @@ std::optional<DbError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
         return e;
     };
     if (results.size() != 2)
-        return schemaError(QStringLiteral("could not check the leases table"), QString());
+        return schemaError(ErrorWords::tr("could not check the leases table"), QString());
     for (const auto& r : results)
         if (r.error.isError())
             return r.error;
     const PGresult* ex = results[0].result.get();
     if (!ex || PQntuples(ex) != 1)
-        return schemaError(QStringLiteral("could not check the leases table"), QString());
+        return schemaError(ErrorWords::tr("could not check the leases table"), QString());
     auto flag = [&](int col) { return !PQgetisnull(ex, 0, col) && PQgetvalue(ex, 0, col)[0] == 't'; };
     if (!flag(0)) {
         if (!flag(3))
             return schemaError(
-                QStringLiteral("schema \"%1\" does not exist").arg(cfg.schema),
-                QStringLiteral("set the leases table's schema in the profile or with --table (or create it)"),
+                ErrorWords::tr("schema \"%1\" does not exist").arg(cfg.schema),
+                ErrorWords::tr("set the leases table's schema in the profile or with --table (or create it)"),
                 QStringLiteral("3F000"));
         return schemaError(
-            QStringLiteral("leases table %1 does not exist").arg(cfg.qualifiedName()),
-            QStringLiteral("set the leases table in the profile (schema, table) or with --table, or "
+            ErrorWords::tr("leases table %1 does not exist").arg(cfg.qualifiedName()),
+            ErrorWords::tr("set the leases table in the profile (schema, table) or with --table, or "
                            "choose a preset (--preset default, shedlock, river)"),
             QStringLiteral("42P01"));
     }
@@ -443,7 +444,7 @@ std::optional<DbError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
         // The statement to run, ready to paste: this connection's role by name.
         const QString role = PQnfields(ex) > 5 ? QString::fromUtf8(PQgetvalue(ex, 0, 5)) : QString();
         return schemaError(
-            QStringLiteral("permission denied: no SELECT on %1").arg(cfg.qualifiedName()),
+            ErrorWords::tr("permission denied: no SELECT on %1").arg(cfg.qualifiedName()),
             QStringLiteral("GRANT SELECT ON %1 TO %2;")
                 .arg(sqlQualifiedName(cfg.schema, cfg.table),
                      role.isEmpty() ? QStringLiteral("<monitoring role>") : sqlIdentifier(role)),
@@ -463,9 +464,9 @@ std::optional<DbError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
         const QStringList problems = signatureProblems(cfg, types);
         if (problems.isEmpty())
             return std::nullopt;
-        return schemaError(QStringLiteral("%1 is not %2's table: %3")
+        return schemaError(ErrorWords::tr("%1 is not %2's table: %3")
                                .arg(cfg.qualifiedName(), cfg.label(), problems.join(QStringLiteral("; "))),
-                           QStringLiteral("name the library's table with --table, or choose another --preset"),
+                           ErrorWords::tr("name the library's table with --table, or choose another --preset"),
                            QStringLiteral("42703"));
     }
     static const QStringList textTypes = {QStringLiteral("text"),      QStringLiteral("character varying"),
@@ -487,27 +488,27 @@ std::optional<DbError> interpretLeaseTableCheck(const LeaseTableConfig& cfg,
     QStringList problems;
     for (const Want& w : wants) {
         if (!types.contains(w.column)) {
-            problems << QStringLiteral("column \"%1\" (the %2 column) is missing").arg(w.column, w.role);
+            problems << ErrorWords::tr("column \"%1\" (the %2 column) is missing").arg(w.column, w.role);
             continue;
         }
         const QString t = types.value(w.column);
         if (w.text ? !textTypes.contains(t) : t != timeType) {
-            QString expect = w.text ? QStringLiteral("a text type") : timeType;
+            QString expect = w.text ? ErrorWords::tr("a text type") : timeType;
             QString fix;
             if (!w.text && t == QLatin1String("timestamp without time zone"))
                 fix =
-                    QStringLiteral(" (choose \"naive UTC\" or a zone for the expiry column in the profile)");
+                    ErrorWords::tr(" (choose \"naive UTC\" or a zone for the expiry column in the profile)");
             else if (!w.text && t == QLatin1String("timestamp with time zone"))
-                fix = QStringLiteral(" (choose \"timestamptz\" for the expiry column in the profile)");
-            problems << QStringLiteral("column \"%1\" (the %2 column) is %3, expected %4%5")
+                fix = ErrorWords::tr(" (choose \"timestamptz\" for the expiry column in the profile)");
+            problems << ErrorWords::tr("column \"%1\" (the %2 column) is %3, expected %4%5")
                             .arg(w.column, w.role, shown.value(w.column), expect, fix);
         }
     }
     if (!problems.isEmpty())
         return schemaError(
-            QStringLiteral("%1 does not match the profile: %2")
+            ErrorWords::tr("%1 does not match the profile: %2")
                 .arg(cfg.qualifiedName(), problems.join(QStringLiteral("; "))),
-            QStringLiteral("fix the column mapping in the profile's leases-table settings (or --columns, "
+            ErrorWords::tr("fix the column mapping in the profile's leases-table settings (or --columns, "
                            "--time-kind)"),
             QStringLiteral("42703"));
     return std::nullopt;

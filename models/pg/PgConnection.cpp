@@ -1,4 +1,5 @@
 #include "PgConnection.h"
+#include "domain/Words.h"
 
 #include <QLoggingCategory>
 
@@ -45,9 +46,9 @@ std::optional<PgError> validateDsn(const QString& dsn)
         return std::nullopt;
     PgError e;
     e.kind = PgError::Kind::BadConnectionString;
-    e.message = QStringLiteral("invalid connection string: %1")
+    e.message = ErrorWords::tr("invalid connection string: %1")
                     .arg(err ? scrubDsnSecrets(QString::fromUtf8(err).trimmed(), dsn) : QStringLiteral("cannot parse"));
-    e.hint = QStringLiteral("use key=value pairs (host=… dbname=…), a postgresql:// URI, or a service name");
+    e.hint = ErrorWords::tr("use key=value pairs (host=… dbname=…), a postgresql:// URI, or a service name");
     return e;
 }
 
@@ -70,7 +71,7 @@ std::optional<PgError> checkServerVersion(int serverVersionNum, int minServerVer
         QStringLiteral("PostgreSQL %1 is older than the supported %2")
             .arg(serverVersionNum > 0 ? majorVersionText(serverVersionNum) : QStringLiteral("(unknown)"),
                  majorVersionText(minServerVersionNum));
-    e.hint = QStringLiteral("Leasewatch needs PostgreSQL %1 or newer; connect to a newer server")
+    e.hint = ErrorWords::tr("Leasewatch needs PostgreSQL %1 or newer; connect to a newer server")
                  .arg(majorVersionText(minServerVersionNum));
     return e;
 }
@@ -238,10 +239,10 @@ PgError Connection::connectImpl(const ConnectOptions& opts)
         e.kind = PgError::Kind::Timeout;
         e.message = lookup.outcome == HostLookup::Outcome::Aborted
                         ? QStringLiteral("connection attempt abandoned: the console is stopping")
-                        : QStringLiteral("host name lookup of \"%1\" did not answer within %2 s")
+                        : ErrorWords::tr("host name lookup of \"%1\" did not answer within %2 s")
                               .arg(lookup.host)
                               .arg(opts.connectTimeoutS);
-        e.hint = QStringLiteral("check the host name and the DNS servers of this machine");
+        e.hint = ErrorWords::tr("check the host name and the DNS servers of this machine");
         return e;
     }
     std::vector<const char*> allKeys(std::begin(keys), std::end(keys) - 1);

@@ -1,4 +1,5 @@
 #include "PgBouncerSource.h"
+#include "domain/Words.h"
 
 #include "domain/Secrets.h"
 
@@ -268,11 +269,11 @@ BouncerSnapshot PgBouncerSource::refreshOnce()
         ++s.roundTrips;
         // SHOW POOLS sent to PostgreSQL itself: 42704 unrecognized configuration parameter "pools".
         if (s.error.kind == PgError::Kind::Query && s.error.hint.isEmpty())
-            s.error.hint = QStringLiteral("connect to PgBouncer's admin console: dbname=pgbouncer, as a user "
+            s.error.hint = ErrorWords::tr("connect to PgBouncer's admin console: dbname=pgbouncer, as a user "
                                           "listed in admin_users or stats_users");
         if (!s.error.isError() && (!r || PQresultStatus(r.get()) != PGRES_TUPLES_OK)) {
             s.error.kind = PgError::Kind::Query;
-            s.error.message = QStringLiteral("%1 returned no rows: is this PgBouncer's admin console "
+            s.error.message = ErrorWords::tr("%1 returned no rows: is this PgBouncer's admin console "
                                              "(dbname=pgbouncer)?")
                                   .arg(QLatin1String(sql));
         }
@@ -370,49 +371,50 @@ std::vector<Finding> slotFindings(const std::vector<SlotHold>& holds)
         const QString pool = h.server.poolKey();
         f.id = findingKindKey(f.kind) + QLatin1Char(':') + pool + QLatin1Char(':') + f.subject;
         const QString locks =
-            (h.locks.size() > 1 ? QStringLiteral("advisory locks ") : QStringLiteral("advisory lock ")) +
-            h.locks.join(QStringLiteral(", "));
+            (h.locks.size() > 1 ? FindingWords::tr("advisory locks %1") : FindingWords::tr("advisory lock %1"))
+                .arg(h.locks.join(QStringLiteral(", ")));
         const QString mode = h.poolMode.isEmpty() ? QStringLiteral("?") : h.poolMode;
-        const QString where = QStringLiteral("PgBouncer pool %1 (%2 pooling): server connection pid %3")
+        const QString where = FindingWords::tr("PgBouncer pool %1 (%2 pooling): server connection pid %3")
                                   .arg(pool, mode)
                                   .arg(h.server.remotePid);
         if (h.transactionPooled && h.sessionLevel) {
             f.severity = 3;
-            f.title = QStringLiteral("%1 holds session-level %2 — an application bug").arg(where, locks);
-            f.explanation = QStringLiteral(
+            f.title = FindingWords::tr("%1 holds session-level %2 — an application bug").arg(where, locks);
+            f.explanation = FindingWords::tr(
                 "A session-level advisory lock held on a transaction-pooled server connection leaks to "
                 "the next client of that slot: after its transaction the client that took it has no "
                 "claim on this connection and cannot reliably unlock it, and whoever gets the slot next "
                 "holds the lock without knowing. PgBouncer runs no reset between transactions.");
-            f.fix = QStringLiteral(
+            f.fix = FindingWords::tr(
                         "Use pg_advisory_xact_lock (released at commit) on transaction-pooled connections, "
                         "or take session locks over a session-pooled database or a direct connection. To "
                         "free it now: pg_terminate_backend(%1) (the pool opens a new server connection).")
                         .arg(h.server.remotePid);
         } else if (h.transactionPooled) {
             f.severity = 1;
-            f.title = QStringLiteral("%1 holds %2 inside a client's transaction").arg(where, locks);
-            f.explanation = QStringLiteral(
+            f.title = FindingWords::tr("%1 holds %2 inside a client's transaction").arg(where, locks);
+            f.explanation = FindingWords::tr(
                 "Fine if it is a transaction-level lock (pg_advisory_xact_lock, released at commit). If "
                 "the application took it with pg_advisory_lock it stays on this server connection after "
                 "the transaction and leaks to the next client of the slot.");
-            f.fix = QStringLiteral("Use pg_advisory_xact_lock on transaction-pooled connections.");
+            f.fix = FindingWords::tr("Use pg_advisory_xact_lock on transaction-pooled connections.");
         } else if (h.leaksToNextClient) {
             f.severity = 2;
-            f.title = QStringLiteral("%1 is back in the pool and still holds %2").arg(where, locks);
+            f.title = FindingWords::tr("%1 is back in the pool and still holds %2").arg(where, locks);
             f.explanation =
-                QStringLiteral("The client that took the lock has gone and the server reset did not "
+                FindingWords::tr("The client that took the lock has gone and the server reset did not "
                                "release it: the next client of this slot inherits the lock.");
-            f.fix = QStringLiteral("Keep server_reset_query = DISCARD ALL (it releases session advisory "
+            f.fix = FindingWords::tr("Keep server_reset_query = DISCARD ALL (it releases session advisory "
                                    "locks), or unlock (pg_advisory_unlock_all()) before disconnecting.");
         } else {
             f.severity = 1;
-            f.title = QStringLiteral("%1 holds %2%3 for its client")
-                          .arg(where, h.sessionLevel ? QStringLiteral("session-level ") : QString(), locks);
-            f.explanation = QStringLiteral(
+            f.title = (h.sessionLevel ? FindingWords::tr("%1 holds session-level %2 for its client")
+                                      : FindingWords::tr("%1 holds %2 for its client"))
+                          .arg(where, locks);
+            f.explanation = FindingWords::tr(
                 "Under session pooling the client keeps this server connection until it disconnects; "
                 "PgBouncer's reset (DISCARD ALL) releases session locks then.");
-            f.fix = QStringLiteral("Nothing, unless the lock is held longer than the work needs.");
+            f.fix = FindingWords::tr("Nothing, unless the lock is held longer than the work needs.");
         }
         out.push_back(std::move(f));
     }

@@ -1,4 +1,5 @@
 #include "AuditLog.h"
+#include "domain/Words.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -57,7 +58,7 @@ AuditLog::AuditLog(const QString& path, QObject* parent)
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next() ||
         q.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0) {
-        error_ = QStringLiteral("cannot switch %1 to WAL mode: %2").arg(path_, q.lastError().text());
+        error_ = ErrorWords::tr("cannot switch %1 to WAL mode: %2").arg(path_, q.lastError().text());
         return;
     }
     // WAL with synchronous=NORMAL is durable across application crashes, which is what matters here.
@@ -127,7 +128,7 @@ bool AuditLog::complete(qint64 id, const QString& after, const QString& outcome,
     q.addBindValue(dbRole);
     q.addBindValue(id);
     if (!q.exec() || q.numRowsAffected() != 1) {
-        error_ = q.lastError().isValid() ? q.lastError().text() : QStringLiteral("no record %1").arg(id);
+        error_ = q.lastError().isValid() ? q.lastError().text() : ErrorWords::tr("no record %1").arg(id);
         return false;
     }
     Q_EMIT changed();
@@ -210,11 +211,11 @@ QByteArray serverAuditTableDdl(const pg::Connection& conn, const ServerAuditTabl
 QString CreateAuditTableResult::message() const
 {
     if (error.isError())
-        return QStringLiteral("could not create the server-side audit table: %1")
+        return ErrorWords::tr("could not create the server-side audit table: %1")
             .arg(error.toDisplayString());
     if (existed)
-        return QStringLiteral("the server-side audit table already existed; nothing was created");
-    return QStringLiteral("created the server-side audit table with: %1").arg(statement);
+        return ErrorWords::tr("the server-side audit table already existed; nothing was created");
+    return ErrorWords::tr("created the server-side audit table with: %1").arg(statement);
 }
 
 CreateAuditTableResult createServerAuditTable(const pg::ConnectOptions& opts, const QString& auditTable,
@@ -224,14 +225,14 @@ CreateAuditTableResult createServerAuditTable(const pg::ConnectOptions& opts, co
     const auto t = ServerAuditTable::parse(auditTable);
     if (!t) {
         r.error.kind = DbError::Kind::Query;
-        r.error.message = QStringLiteral("no valid audit table name in the profile (\"%1\")").arg(auditTable);
-        r.error.hint = QStringLiteral("name it as [schema.]table");
+        r.error.message = ErrorWords::tr("no valid audit table name in the profile (\"%1\")").arg(auditTable);
+        r.error.hint = ErrorWords::tr("name it as [schema.]table");
         return r;
     }
     if (!operatorMode) {
         r.error.kind = DbError::Kind::Query;
-        r.error.message = QStringLiteral("not sent: operator mode is off for this connection profile");
-        r.error.hint = QStringLiteral("start with --operator to create the audit table");
+        r.error.message = ErrorWords::tr("not sent: operator mode is off for this connection profile");
+        r.error.hint = ErrorWords::tr("start with --operator to create the audit table");
         return r;
     }
     pg::ConnectOptions o = opts;

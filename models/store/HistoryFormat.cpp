@@ -1,4 +1,5 @@
 #include "HistoryFormat.h"
+#include "domain/Words.h"
 #include "StreamValues.h"
 
 #include <QDataStream>
@@ -91,7 +92,7 @@ bool configureWriter(QSqlDatabase& db, QString* error)
     if (!q.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !q.next() ||
         q.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0) {
         if (error)
-            *error = QStringLiteral("cannot switch to WAL mode: %1").arg(q.lastError().text());
+            *error = ErrorWords::tr("cannot switch to WAL mode: %1").arg(q.lastError().text());
         return false;
     }
     // WAL + NORMAL: a crash of the application loses nothing committed; a power cut may lose the

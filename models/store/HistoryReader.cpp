@@ -89,7 +89,7 @@ LeaseChangeRow changeFromQuery(const QSqlQuery& q)
 HistoryReader::HistoryReader(const QString& path) : path_(path)
 {
     if (!QFileInfo::exists(path)) {
-        error_ = QStringLiteral("%1: no such file").arg(path);
+        error_ = ErrorWords::tr("%1: no such file").arg(path);
         return;
     }
     conn_ = std::make_unique<SqliteConnection>(path, true, QStringLiteral("history-reader"));
@@ -99,11 +99,11 @@ HistoryReader::HistoryReader(const QString& path) : path_(path)
     }
     QSqlQuery q(conn_->db());
     if (!q.exec(QStringLiteral("SELECT value FROM meta WHERE key = 'schema_version'")) || !q.next()) {
-        error_ = QStringLiteral("%1 is not a Leasewatch history (%2)").arg(path, q.lastError().text());
+        error_ = ErrorWords::tr("%1 is not a Leasewatch history (%2)").arg(path, q.lastError().text());
         return;
     }
     if (q.value(0).toInt() > kSchemaVersion) {
-        error_ = QStringLiteral("%1 was written by a newer Leasewatch (history schema %2)")
+        error_ = ErrorWords::tr("%1 was written by a newer Leasewatch (history schema %2)")
                      .arg(path, q.value(0).toString());
         return;
     }
@@ -470,7 +470,7 @@ std::vector<LeaseTimelineEvent> HistoryReader::timeline(const QString& name) con
         if (!a.osHost.isEmpty())
             who += QLatin1Char('@') + a.osHost;
         if (!a.dbRole.isEmpty())
-            who += QStringLiteral(" (role %1)").arg(a.dbRole);
+            who += TableWords::tr(" (role %1)").arg(a.dbRole);
         return who;
     };
 
@@ -490,7 +490,7 @@ std::vector<LeaseTimelineEvent> HistoryReader::timeline(const QString& name) con
             e.kind = K::Take;
             if (lastHolder && lastHolder != c.holder) {
                 e.previousHolder = lastHolder->isEmpty() ? QString() : *lastHolder;
-                e.detail = QStringLiteral("replaced %1 before its lease expired").arg(e.previousHolder);
+                e.detail = TableWords::tr("replaced %1 before its lease expired").arg(e.previousHolder);
             }
             break;
         case ChangeKind::TakeOver:
@@ -505,7 +505,7 @@ std::vector<LeaseTimelineEvent> HistoryReader::timeline(const QString& name) con
                 r.renewals += c.renewals;
                 r.lastRenewal = c.lastRenewalAt;
                 r.expiresAt = c.expiresAt;
-                r.detail = QStringLiteral("%1 renewals").arg(r.renewals);
+                r.detail = TableWords::tr("%1 renewals").arg(r.renewals);
                 lastHolder = c.holder;
                 continue;
             }
@@ -514,7 +514,7 @@ std::vector<LeaseTimelineEvent> HistoryReader::timeline(const QString& name) con
             e.firstRenewal = c.firstRenewalAt;
             e.lastRenewal = c.lastRenewalAt;
             e.at = c.firstRenewalAt;
-            e.detail = c.renewals == 1 ? QStringLiteral("1 renewal") : QStringLiteral("%1 renewals").arg(c.renewals);
+            e.detail = c.renewals == 1 ? TableWords::tr("1 renewal") : TableWords::tr("%1 renewals").arg(c.renewals);
             break;
         case ChangeKind::State:
             if (c.state == LeaseState::Stale)
@@ -546,7 +546,7 @@ std::vector<LeaseTimelineEvent> HistoryReader::timeline(const QString& name) con
                 e.auditId = best->rec.id;
                 e.detail = best->rec.outcome;
             } else {
-                e.detail = QStringLiteral("taken at / expiry changed by the same holder");
+                e.detail = TableWords::tr("taken at / expiry changed by the same holder");
             }
             break;
         }
@@ -572,7 +572,7 @@ std::vector<LeaseTimelineEvent> HistoryReader::timeline(const QString& name) con
         e.operatorName = operatorOf(f.rec);
         e.auditId = f.rec.id;
         e.expiresAt = f.newExpiry;
-        e.detail = f.rec.outcome + QStringLiteral(" (from the audit log; local clock)");
+        e.detail = f.rec.outcome + TableWords::tr(" (from the audit log; local clock)");
         out.push_back(std::move(e));
     }
     std::stable_sort(out.begin(), out.end(),
@@ -704,7 +704,7 @@ bool HistoryReader::exportBundle(const QString& file, double t0, double t1, cons
         return failWith(error_);
     const std::vector<Refresh> rs = refreshes(t0, t1);
     if (rs.empty())
-        return failWith(QStringLiteral("nothing was recorded between those times"));
+        return failWith(ErrorWords::tr("nothing was recorded between those times"));
     const qint64 r0 = rs.front().id, r1 = rs.back().id;
     const QMap<QString, QString> srcMeta = metadata();
 
@@ -806,7 +806,7 @@ bool HistoryReader::exportBundle(const QString& file, double t0, double t1, cons
     }
     QFile::remove(file);
     if (!QFile::rename(tmp, file))
-        return failWith(QStringLiteral("cannot move the bundle into place at %1").arg(file));
+        return failWith(ErrorWords::tr("cannot move the bundle into place at %1").arg(file));
     return true;
 }
 

@@ -1,4 +1,5 @@
 #include "HistoryWriter.h"
+#include "domain/Words.h"
 #include "domain/UtcTime.h"
 
 #include "AuditLog.h"
@@ -75,7 +76,7 @@ HistoryWriter::HistoryWriter(HistoryOptions o)
     pool_.setAnalysisConfig(opts_.analysis);
 
     if (!QDir().mkpath(QFileInfo(opts_.path).absolutePath())) {
-        error_ = QStringLiteral("cannot create the history directory %1").arg(QFileInfo(opts_.path).absolutePath());
+        error_ = ErrorWords::tr("cannot create the history directory %1").arg(QFileInfo(opts_.path).absolutePath());
         return;
     }
     // One writer per store: a recorder (`leasewatch record`) and a window on the same profile
@@ -89,12 +90,12 @@ HistoryWriter::HistoryWriter(HistoryOptions o)
         lock_->getLockInfo(&pid, &host, &app);
         takenBy_ = pid;
         error_ = lock_->error() == QLockFile::LockFailedError
-                     ? QStringLiteral("the history store %1 is being written by another Leasewatch (pid %2 on %3): "
+                     ? ErrorWords::tr("the history store %1 is being written by another Leasewatch (pid %2 on %3): "
                                       "one writer per store")
                            .arg(opts_.path)
                            .arg(pid)
-                           .arg(host.isEmpty() ? QStringLiteral("this host") : host)
-                     : QStringLiteral("cannot lock the history store %1").arg(opts_.path);
+                           .arg(host.isEmpty() ? ErrorWords::tr("this host") : host)
+                     : ErrorWords::tr("cannot lock the history store %1").arg(opts_.path);
         lock_.reset();
         return;
     }
@@ -120,13 +121,13 @@ HistoryWriter::HistoryWriter(HistoryOptions o)
         const QString aside = opts_.path + QStringLiteral(".damaged-") +
                               QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
         if (!QFile::rename(opts_.path, aside)) {
-            error_ = QStringLiteral("the history store %1 is damaged (%2) and cannot be moved aside").arg(opts_.path, why);
+            error_ = ErrorWords::tr("the history store %1 is damaged (%2) and cannot be moved aside").arg(opts_.path, why);
             return;
         }
         for (const char* suffix : {"-wal", "-shm"})
             QFile::rename(opts_.path + QLatin1String(suffix), aside + QLatin1String(suffix));
         keptAside_ = aside;
-        notice_ = QStringLiteral("The history store %1 was damaged (%2). It was kept as %3, and recording "
+        notice_ = ErrorWords::tr("The history store %1 was damaged (%2). It was kept as %3, and recording "
                                  "started again in a new store.")
                       .arg(opts_.path, why, aside);
         if (!openStore())

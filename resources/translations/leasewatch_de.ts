@@ -48,6 +48,385 @@
     </message>
 </context>
 <context>
+    <name>lw::Errors</name>
+    <message>
+        <source>check the user name and the password in ~/.pgpass, PGPASSFILE or the service file</source>
+        <translation>prüfen Sie Benutzername und Passwort in ~/.pgpass, PGPASSFILE oder der Servicedatei</translation>
+    </message>
+    <message>
+        <source>check the user name (user=…) in the connection string: no such role on this server</source>
+        <translation>prüfen Sie den Benutzernamen (user=…) in der Verbindungsangabe: Diese Rolle gibt es auf dem Server nicht</translation>
+    </message>
+    <message>
+        <source>the server asks for a password and none was found: add it to ~/.pgpass, PGPASSFILE or the service file</source>
+        <translation>der Server verlangt ein Passwort, und keines wurde gefunden: Tragen Sie es in ~/.pgpass, PGPASSFILE oder die Servicedatei ein</translation>
+    </message>
+    <message>
+        <source>the server&apos;s pg_hba.conf does not admit this user/host; ask the DBA for an entry</source>
+        <translation>die pg_hba.conf des Servers lässt diesen Benutzer/Host nicht zu; bitten Sie den DBA um einen Eintrag</translation>
+    </message>
+    <message>
+        <source>check the database name (dbname=…) in the connection string</source>
+        <translation>prüfen Sie den Datenbanknamen (dbname=…) in der Verbindungsangabe</translation>
+    </message>
+    <message>
+        <source>check the schema and table configured for the leases table in the profile</source>
+        <translation>prüfen Sie Schema und Tabelle, die im Profil für die Lease-Tabelle eingestellt sind</translation>
+    </message>
+    <message>
+        <source>check the column names configured for the leases table in the profile</source>
+        <translation>prüfen Sie die Spaltennamen, die im Profil für die Lease-Tabelle eingestellt sind</translation>
+    </message>
+    <message>
+        <source>grant the monitoring role SELECT on the table (and pg_monitor for other sessions)</source>
+        <translation>geben Sie der Überwachungsrolle SELECT auf die Tabelle (und pg_monitor für die Sitzungen anderer Rollen)</translation>
+    </message>
+    <message>
+        <source>the server has no free connection slot; wait or ask the DBA to free one</source>
+        <translation>der Server hat keinen freien Verbindungsplatz; warten Sie, oder bitten Sie den DBA, einen freizugeben</translation>
+    </message>
+    <message>
+        <source>an administrator or a server shutdown ended the session; the console reconnects by itself</source>
+        <translation>ein Administrator oder das Herunterfahren des Servers hat die Sitzung beendet; die Konsole verbindet sich von selbst neu</translation>
+    </message>
+    <message>
+        <source>the server is restarting after a crash; the console reconnects by itself</source>
+        <translation>der Server startet nach einem Absturz neu; die Konsole verbindet sich von selbst neu</translation>
+    </message>
+    <message>
+        <source>the server ended the session (restart, crash or administrator); the console reconnects by itself</source>
+        <translation>der Server hat die Sitzung beendet (Neustart, Absturz oder Administrator); die Konsole verbindet sich von selbst neu</translation>
+    </message>
+    <message>
+        <source>the server or the network hangs; the console reconnects with backoff</source>
+        <translation>der Server oder das Netz hängt; die Konsole verbindet sich mit wachsendem Abstand neu</translation>
+    </message>
+    <message>
+        <source>the server is starting up or recovering; the console retries by itself</source>
+        <translation>der Server startet gerade oder stellt sich wieder her; die Konsole versucht es von selbst erneut</translation>
+    </message>
+    <message>
+        <source>another session holds a lock that blocks this statement (ALTER TABLE, VACUUM FULL, TRUNCATE, LOCK TABLE: a migration, or a transaction left idle); the console does not queue behind it (lock_timeout)</source>
+        <translation>eine andere Sitzung hält eine Sperre, die diese Anweisung blockiert (ALTER TABLE, VACUUM FULL, TRUNCATE, LOCK TABLE: eine Migration oder eine untätig offen gelassene Transaktion); die Konsole stellt sich nicht dahinter an (lock_timeout)</translation>
+    </message>
+    <message>
+        <source>the statement hit its timeout; the server may be overloaded</source>
+        <translation>die Anweisung hat ihr Zeitlimit erreicht; der Server ist womöglich überlastet</translation>
+    </message>
+    <message>
+        <source>is the server running and accepting connections on that host and port?</source>
+        <translation>läuft der Server und nimmt er auf diesem Host und Port Verbindungen an?</translation>
+    </message>
+    <message>
+        <source>no server listens on that Unix socket; check host= and port=</source>
+        <translation>an diesem Unix-Socket lauscht kein Server; prüfen Sie host= und port=</translation>
+    </message>
+    <message>
+        <source>the host name does not resolve; check host= in the connection string</source>
+        <translation>der Hostname lässt sich nicht auflösen; prüfen Sie host= in der Verbindungsangabe</translation>
+    </message>
+    <message>
+        <source>the server&apos;s certificate is not signed by the CA in sslrootcert=…; point sslrootcert at the CA that issued it</source>
+        <translation>das Zertifikat des Servers ist nicht von der CA in sslrootcert=… signiert; lassen Sie sslrootcert auf die ausstellende CA zeigen</translation>
+    </message>
+    <message>
+        <source>the server&apos;s certificate does not name this host: connect with a host name it names (host=…) or have the certificate reissued</source>
+        <translation>das Zertifikat des Servers nennt diesen Host nicht: Verbinden Sie sich mit einem Hostnamen, den es nennt (host=…), oder lassen Sie das Zertifikat neu ausstellen</translation>
+    </message>
+    <message>
+        <source>certificate verification needs the issuing CA: set sslrootcert=… to its file (default ~/.postgresql/root.crt)</source>
+        <translation>die Zertifikatsprüfung braucht die ausstellende CA: Setzen Sie sslrootcert=… auf deren Datei (Vorgabe ~/.postgresql/root.crt)</translation>
+    </message>
+    <message>
+        <source>the server did not answer in time; check the network and the server</source>
+        <translation>der Server hat nicht rechtzeitig geantwortet; prüfen Sie Netz und Server</translation>
+    </message>
+    <message>
+        <source>%1 (SQLSTATE %2)</source>
+        <translation>%1 (SQLSTATE %2)</translation>
+    </message>
+    <message>
+        <source>pid %1</source>
+        <translation>PID %1</translation>
+    </message>
+    <message>
+        <source>%1, transaction open %2</source>
+        <translation>%1, Transaktion offen seit %2</translation>
+    </message>
+    <message>
+        <source>%1 is locked ACCESS EXCLUSIVE by %2</source>
+        <translation>%1 ist von %2 mit ACCESS EXCLUSIVE gesperrt</translation>
+    </message>
+    <message>
+        <source>%1 is queued for ACCESS EXCLUSIVE on %2, and every reader of it queues behind that</source>
+        <translation>%1 wartet auf ACCESS EXCLUSIVE für %2, und jeder Leser der Tabelle steht dahinter an</translation>
+    </message>
+    <message>
+        <source> — not read: the console does not queue behind it</source>
+        <translation> — nicht gelesen: Die Konsole stellt sich nicht dahinter an</translation>
+    </message>
+    <message>
+        <source>the table is read again as soon as the lock is gone; the rest is shown meanwhile. If that session is stuck (a migration that hangs, a transaction left open), end it (COMMIT/ROLLBACK there, or cancel it)</source>
+        <translation>die Tabelle wird wieder gelesen, sobald die Sperre weg ist; der Rest wird so lange gezeigt. Hängt diese Sitzung (eine hängende Migration, eine offen gelassene Transaktion), beenden Sie sie (dort COMMIT/ROLLBACK, oder brechen Sie sie ab)</translation>
+    </message>
+    <message>
+        <source> — the console does not queue behind it: the rest is read without it</source>
+        <translation> — die Konsole stellt sich nicht dahinter an: Der Rest wird ohne sie gelesen</translation>
+    </message>
+    <message>
+        <source> — every refresh reads it, and the console does not queue behind it: nothing new is shown until it is free</source>
+        <translation> — jede Aktualisierung liest sie, und die Konsole stellt sich nicht dahinter an: Bis sie frei ist, wird nichts Neues gezeigt</translation>
+    </message>
+    <message>
+        <source>end that session (COMMIT/ROLLBACK there, or cancel it) from a connection already open: while pg_database or pg_authid is locked this way, no new connection gets in, psql neither. The console reads again as soon as the lock is gone</source>
+        <translation>beenden Sie diese Sitzung (dort COMMIT/ROLLBACK, oder brechen Sie sie ab) über eine schon offene Verbindung: Solange pg_database oder pg_authid so gesperrt ist, kommt keine neue Verbindung hinein, auch psql nicht. Die Konsole liest wieder, sobald die Sperre weg ist</translation>
+    </message>
+    <message>
+        <source>end that session (COMMIT/ROLLBACK there, or cancel it) if it is stuck; the console reads again as soon as the lock is gone</source>
+        <translation>beenden Sie diese Sitzung (dort COMMIT/ROLLBACK, oder brechen Sie sie ab), wenn sie hängt; die Konsole liest wieder, sobald die Sperre weg ist</translation>
+    </message>
+    <message>
+        <source>the profile needs a name</source>
+        <translation>das Profil braucht einen Namen</translation>
+    </message>
+    <message>
+        <source>profile &quot;%1&quot;: give a connection string, a service name or a host and database</source>
+        <translation>Profil „%1“: Geben Sie eine Verbindungsangabe, einen Servicenamen oder Host und Datenbank an</translation>
+    </message>
+    <message>
+        <source>profile &quot;%1&quot;: %2</source>
+        <translation>Profil „%1“: %2</translation>
+    </message>
+    <message>
+        <source>profile &quot;%1&quot;: &quot;via recorder&quot; must be feed://HOST:PORT or feed://HOST:PORT/NAME (empty: this machine&apos;s recorder, when one runs)</source>
+        <translation>Profil „%1“: „Über Rekorder“ muss feed://HOST:PORT oder feed://HOST:PORT/NAME sein (leer: der Rekorder dieses Rechners, wenn einer läuft)</translation>
+    </message>
+    <message>
+        <source>profile &quot;%1&quot;: passwords are not stored in profiles; put it in ~/.pgpass (or PGPASSFILE, or the service file) and remove it from the connection string</source>
+        <translation>Profil „%1“: Passwörter werden nicht in Profilen gespeichert; tragen Sie es in ~/.pgpass (oder PGPASSFILE oder die Servicedatei) ein und entfernen Sie es aus der Verbindungsangabe</translation>
+    </message>
+    <message>
+        <source>%1 could not be read, so it is not overwritten</source>
+        <translation>%1 ließ sich nicht lesen und wird deshalb nicht überschrieben</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1 lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <source>%1 at offset %2</source>
+        <translation>%1 an Position %2</translation>
+    </message>
+    <message>
+        <source>not a JSON object</source>
+        <translation>kein JSON-Objekt</translation>
+    </message>
+    <message>
+        <source>%1 is not valid profile JSON (%2). It was kept as %3 and the console starts without profiles; repair that file and move it back to restore them.</source>
+        <translation>%1 ist kein gültiges Profil-JSON (%2). Die Datei wurde als %3 aufbewahrt, und die Konsole startet ohne Profile; reparieren Sie diese Datei und verschieben Sie sie zurück, um sie wiederherzustellen.</translation>
+    </message>
+    <message>
+        <source>%1 is not valid profile JSON and could not be moved aside</source>
+        <translation>%1 ist kein gültiges Profil-JSON und ließ sich nicht beiseiteschieben</translation>
+    </message>
+    <message>
+        <source>%1 is not valid profile JSON (%2) and could not be moved aside; profiles will not be saved until it is repaired or removed.</source>
+        <translation>%1 ist kein gültiges Profil-JSON (%2) und ließ sich nicht beiseiteschieben; Profile werden nicht gespeichert, bis die Datei repariert oder entfernt ist.</translation>
+    </message>
+    <message>
+        <source>: nothing was saved</source>
+        <translation>: Nichts wurde gespeichert</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 lässt sich nicht schreiben: %2</translation>
+    </message>
+    <message>
+        <source>%1: not read, its columns differ (%2)</source>
+        <translation>%1: nicht gelesen, die Spalten weichen ab (%2)</translation>
+    </message>
+    <message>
+        <source>%1 does not match the profile: %2</source>
+        <translation>%1 passt nicht zum Profil: %2</translation>
+    </message>
+    <message>
+        <source>fix the column mapping in the profile&apos;s leases-table settings (or --columns, --time-kind)</source>
+        <translation>korrigieren Sie die Spaltenzuordnung in den Lease-Tabellen-Einstellungen des Profils (oder --columns, --time-kind)</translation>
+    </message>
+    <message>
+        <source>%1: not read, no SELECT privilege</source>
+        <translation>%1: nicht gelesen, keine SELECT-Berechtigung</translation>
+    </message>
+    <message>
+        <source>permission denied: no SELECT on %1</source>
+        <translation>Zugriff verweigert: kein SELECT auf %1</translation>
+    </message>
+    <message>
+        <source>permission denied: no SELECT on %1 (%2&apos;s table)</source>
+        <translation>Zugriff verweigert: kein SELECT auf %1 (die Tabelle von %2)</translation>
+    </message>
+    <message>
+        <source>could not check the leases table</source>
+        <translation>die Lease-Tabelle ließ sich nicht prüfen</translation>
+    </message>
+    <message>
+        <source>schema &quot;%1&quot; does not exist</source>
+        <translation>Schema „%1“ existiert nicht</translation>
+    </message>
+    <message>
+        <source>set the leases table&apos;s schema in the profile or with --table (or create it)</source>
+        <translation>setzen Sie das Schema der Lease-Tabelle im Profil oder mit --table (oder legen Sie es an)</translation>
+    </message>
+    <message>
+        <source>leases table %1 does not exist</source>
+        <translation>Lease-Tabelle %1 existiert nicht</translation>
+    </message>
+    <message>
+        <source>set the leases table in the profile (schema, table) or with --table, or choose a preset (--preset default, shedlock, river)</source>
+        <translation>setzen Sie die Lease-Tabelle im Profil (Schema, Tabelle) oder mit --table, oder wählen Sie eine Vorlage (--preset default, shedlock, river)</translation>
+    </message>
+    <message>
+        <source>%1 is not %2&apos;s table: %3</source>
+        <translation>%1 ist nicht die Tabelle von %2: %3</translation>
+    </message>
+    <message>
+        <source>name the library&apos;s table with --table, or choose another --preset</source>
+        <translation>nennen Sie die Tabelle der Bibliothek mit --table, oder wählen Sie ein anderes --preset</translation>
+    </message>
+    <message>
+        <source>column &quot;%1&quot; (the %2 column) is missing</source>
+        <translation>Spalte „%1“ (die %2-Spalte) fehlt</translation>
+    </message>
+    <message>
+        <source>a text type</source>
+        <translation>ein Texttyp</translation>
+    </message>
+    <message>
+        <source> (choose &quot;naive UTC&quot; or a zone for the expiry column in the profile)</source>
+        <translation> (wählen Sie im Profil „naive UTC“ oder eine Zone für die Ablaufspalte)</translation>
+    </message>
+    <message>
+        <source> (choose &quot;timestamptz&quot; for the expiry column in the profile)</source>
+        <translation> (wählen Sie im Profil „timestamptz“ für die Ablaufspalte)</translation>
+    </message>
+    <message>
+        <source>column &quot;%1&quot; (the %2 column) is %3, expected %4%5</source>
+        <translation>Spalte „%1“ (die %2-Spalte) ist %3, erwartet %4%5</translation>
+    </message>
+    <message>
+        <source>invalid connection string: %1</source>
+        <translation>ungültige Verbindungsangabe: %1</translation>
+    </message>
+    <message>
+        <source>use key=value pairs (host=… dbname=…), a postgresql:// URI, or a service name</source>
+        <translation>verwenden Sie Schlüssel=Wert-Paare (host=… dbname=…), eine postgresql://-URI oder einen Servicenamen</translation>
+    </message>
+    <message>
+        <source>Leasewatch needs PostgreSQL %1 or newer; connect to a newer server</source>
+        <translation>Leasewatch braucht PostgreSQL %1 oder neuer; verbinden Sie sich mit einem neueren Server</translation>
+    </message>
+    <message>
+        <source>host name lookup of &quot;%1&quot; did not answer within %2 s</source>
+        <translation>die Namensauflösung von „%1“ hat binnen %2 s nicht geantwortet</translation>
+    </message>
+    <message>
+        <source>check the host name and the DNS servers of this machine</source>
+        <translation>prüfen Sie den Hostnamen und die DNS-Server dieses Rechners</translation>
+    </message>
+    <message>
+        <source>connect to PgBouncer&apos;s admin console: dbname=pgbouncer, as a user listed in admin_users or stats_users</source>
+        <translation>verbinden Sie sich mit der Admin-Konsole von PgBouncer: dbname=pgbouncer, als Benutzer aus admin_users oder stats_users</translation>
+    </message>
+    <message>
+        <source>%1 returned no rows: is this PgBouncer&apos;s admin console (dbname=pgbouncer)?</source>
+        <translation>%1 lieferte keine Zeilen: Ist das die Admin-Konsole von PgBouncer (dbname=pgbouncer)?</translation>
+    </message>
+    <message>
+        <source>cannot switch %1 to WAL mode: %2</source>
+        <translation>%1 lässt sich nicht in den WAL-Modus schalten: %2</translation>
+    </message>
+    <message>
+        <source>no record %1</source>
+        <translation>kein Eintrag %1</translation>
+    </message>
+    <message>
+        <source>could not create the server-side audit table: %1</source>
+        <translation>die serverseitige Audit-Tabelle ließ sich nicht anlegen: %1</translation>
+    </message>
+    <message>
+        <source>the server-side audit table already existed; nothing was created</source>
+        <translation>die serverseitige Audit-Tabelle existierte schon; nichts wurde angelegt</translation>
+    </message>
+    <message>
+        <source>created the server-side audit table with: %1</source>
+        <translation>serverseitige Audit-Tabelle angelegt mit: %1</translation>
+    </message>
+    <message>
+        <source>no valid audit table name in the profile (&quot;%1&quot;)</source>
+        <translation>kein gültiger Name der Audit-Tabelle im Profil („%1“)</translation>
+    </message>
+    <message>
+        <source>name it as [schema.]table</source>
+        <translation>nennen Sie sie als [Schema.]Tabelle</translation>
+    </message>
+    <message>
+        <source>not sent: operator mode is off for this connection profile</source>
+        <translation>nicht gesendet: Der Operator-Modus ist für dieses Verbindungsprofil aus</translation>
+    </message>
+    <message>
+        <source>start with --operator to create the audit table</source>
+        <translation>starten Sie mit --operator, um die Audit-Tabelle anzulegen</translation>
+    </message>
+    <message>
+        <source>cannot switch to WAL mode: %1</source>
+        <translation>lässt sich nicht in den WAL-Modus schalten: %1</translation>
+    </message>
+    <message>
+        <source>%1: no such file</source>
+        <translation>%1: keine solche Datei</translation>
+    </message>
+    <message>
+        <source>%1 is not a Leasewatch history (%2)</source>
+        <translation>%1 ist kein Leasewatch-Verlauf (%2)</translation>
+    </message>
+    <message>
+        <source>%1 was written by a newer Leasewatch (history schema %2)</source>
+        <translation>%1 wurde von einem neueren Leasewatch geschrieben (Verlaufsschema %2)</translation>
+    </message>
+    <message>
+        <source>nothing was recorded between those times</source>
+        <translation>zwischen diesen Zeiten wurde nichts aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>cannot move the bundle into place at %1</source>
+        <translation>das Bündel lässt sich nicht nach %1 verschieben</translation>
+    </message>
+    <message>
+        <source>cannot create the history directory %1</source>
+        <translation>das Verlaufsverzeichnis %1 lässt sich nicht anlegen</translation>
+    </message>
+    <message>
+        <source>the history store %1 is being written by another Leasewatch (pid %2 on %3): one writer per store</source>
+        <translation>der Verlaufsspeicher %1 wird von einem anderen Leasewatch geschrieben (PID %2 auf %3): ein Schreiber je Speicher</translation>
+    </message>
+    <message>
+        <source>this host</source>
+        <translation>diesem Host</translation>
+    </message>
+    <message>
+        <source>cannot lock the history store %1</source>
+        <translation>der Verlaufsspeicher %1 lässt sich nicht sperren</translation>
+    </message>
+    <message>
+        <source>the history store %1 is damaged (%2) and cannot be moved aside</source>
+        <translation>der Verlaufsspeicher %1 ist beschädigt (%2) und lässt sich nicht beiseiteschieben</translation>
+    </message>
+    <message>
+        <source>The history store %1 was damaged (%2). It was kept as %3, and recording started again in a new store.</source>
+        <translation>Der Verlaufsspeicher %1 war beschädigt (%2). Er wurde als %3 aufbewahrt, und die Aufzeichnung begann neu in einem neuen Speicher.</translation>
+    </message>
+</context>
+<context>
     <name>lw::Evidence</name>
     <message>
         <source>looks alive</source>
@@ -664,6 +1043,228 @@
         <source>Check whether %1 still runs the job (its logs, or what pid %2 is running); stop it or cancel its statement if it does. Have the job check that it still holds the lease before it commits its work.</source>
         <translation>Prüfen Sie, ob %1 den Job noch ausführt (seine Logs, oder was PID %2 ausführt); stoppen Sie ihn oder brechen Sie seine Anweisung ab, falls ja. Lassen Sie den Job prüfen, ob er die Lease noch hält, bevor er seine Arbeit festschreibt.</translation>
     </message>
+    <message>
+        <source>advisory locks %1</source>
+        <translation>die Advisory-Sperren %1</translation>
+    </message>
+    <message>
+        <source>PgBouncer pool %1 (%2 pooling): server connection pid %3</source>
+        <translation>PgBouncer-Pool %1 (%2-Pooling): Serververbindung PID %3</translation>
+    </message>
+    <message>
+        <source>%1 holds session-level %2 — an application bug</source>
+        <translation>%1 hält %2 auf Sitzungsebene — ein Fehler der Anwendung</translation>
+    </message>
+    <message>
+        <source>A session-level advisory lock held on a transaction-pooled server connection leaks to the next client of that slot: after its transaction the client that took it has no claim on this connection and cannot reliably unlock it, and whoever gets the slot next holds the lock without knowing. PgBouncer runs no reset between transactions.</source>
+        <translation>Eine Advisory-Sperre auf Sitzungsebene auf einer Serververbindung mit Transaktions-Pooling geht an den nächsten Client dieses Platzes über: Nach seiner Transaktion hat der Client, der sie nahm, keinen Anspruch mehr auf diese Verbindung und kann sie nicht verlässlich freigeben, und wer den Platz als Nächster bekommt, hält die Sperre, ohne es zu wissen. PgBouncer setzt zwischen Transaktionen nichts zurück.</translation>
+    </message>
+    <message>
+        <source>Use pg_advisory_xact_lock (released at commit) on transaction-pooled connections, or take session locks over a session-pooled database or a direct connection. To free it now: pg_terminate_backend(%1) (the pool opens a new server connection).</source>
+        <translation>Verwenden Sie auf Verbindungen mit Transaktions-Pooling pg_advisory_xact_lock (beim Commit freigegeben), oder nehmen Sie Sitzungssperren über eine Datenbank mit Sitzungs-Pooling oder eine direkte Verbindung. Um sie jetzt freizugeben: pg_terminate_backend(%1) (der Pool öffnet eine neue Serververbindung).</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 inside a client&apos;s transaction</source>
+        <translation>%1 hält %2 innerhalb der Transaktion eines Clients</translation>
+    </message>
+    <message>
+        <source>Fine if it is a transaction-level lock (pg_advisory_xact_lock, released at commit). If the application took it with pg_advisory_lock it stays on this server connection after the transaction and leaks to the next client of the slot.</source>
+        <translation>In Ordnung, wenn es eine Sperre auf Transaktionsebene ist (pg_advisory_xact_lock, beim Commit freigegeben). Hat die Anwendung sie mit pg_advisory_lock genommen, bleibt sie nach der Transaktion auf dieser Serververbindung und geht an den nächsten Client des Platzes über.</translation>
+    </message>
+    <message>
+        <source>Use pg_advisory_xact_lock on transaction-pooled connections.</source>
+        <translation>Verwenden Sie auf Verbindungen mit Transaktions-Pooling pg_advisory_xact_lock.</translation>
+    </message>
+    <message>
+        <source>%1 is back in the pool and still holds %2</source>
+        <translation>%1 ist zurück im Pool und hält noch %2</translation>
+    </message>
+    <message>
+        <source>The client that took the lock has gone and the server reset did not release it: the next client of this slot inherits the lock.</source>
+        <translation>Der Client, der die Sperre nahm, ist weg, und das Zurücksetzen der Serververbindung hat sie nicht freigegeben: Der nächste Client dieses Platzes erbt die Sperre.</translation>
+    </message>
+    <message>
+        <source>Keep server_reset_query = DISCARD ALL (it releases session advisory locks), or unlock (pg_advisory_unlock_all()) before disconnecting.</source>
+        <translation>Behalten Sie server_reset_query = DISCARD ALL (gibt Advisory-Sperren auf Sitzungsebene frei), oder entsperren Sie vor dem Trennen (pg_advisory_unlock_all()).</translation>
+    </message>
+    <message>
+        <source>%1 holds session-level %2 for its client</source>
+        <translation>%1 hält %2 auf Sitzungsebene für seinen Client</translation>
+    </message>
+    <message>
+        <source>%1 holds %2 for its client</source>
+        <translation>%1 hält %2 für seinen Client</translation>
+    </message>
+    <message>
+        <source>Under session pooling the client keeps this server connection until it disconnects; PgBouncer&apos;s reset (DISCARD ALL) releases session locks then.</source>
+        <translation>Beim Sitzungs-Pooling behält der Client diese Serververbindung, bis er trennt; das Zurücksetzen durch PgBouncer (DISCARD ALL) gibt Sitzungssperren dann frei.</translation>
+    </message>
+    <message>
+        <source>Nothing, unless the lock is held longer than the work needs.</source>
+        <translation>Nichts, es sei denn, die Sperre wird länger gehalten, als die Arbeit braucht.</translation>
+    </message>
+</context>
+<context>
+    <name>lw::Fleet</name>
+    <message>
+        <source>connecting…</source>
+        <translation>verbinde…</translation>
+    </message>
+    <message>
+        <source>its history store cannot be read: %1</source>
+        <translation>sein Verlaufsspeicher lässt sich nicht lesen: %1</translation>
+    </message>
+    <message>
+        <source>the recorder has recorded no refresh for %1</source>
+        <translation>der Rekorder hat seit %1 keine Aktualisierung aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>not watched</source>
+        <translation>nicht beobachtet</translation>
+    </message>
+    <message>
+        <source>recorded %1 ago, not watched now</source>
+        <translation>vor %1 aufgezeichnet, jetzt nicht beobachtet</translation>
+    </message>
+    <message>
+        <source>NOT ANSWERING</source>
+        <translation>ANTWORTET NICHT</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>open window</source>
+        <translation>offenes Fenster</translation>
+    </message>
+    <message>
+        <source>leasewatch record (pid %1)</source>
+        <translation>leasewatch record (PID %1)</translation>
+    </message>
+    <message>
+        <source>Database</source>
+        <translation>Datenbank</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Critical</source>
+        <translation>Kritisch</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>Worst finding</source>
+        <translation>Schlimmster Befund</translation>
+    </message>
+    <message>
+        <source>Watched by</source>
+        <translation>Beobachtet von</translation>
+    </message>
+</context>
+<context>
+    <name>lw::ForceExpire</name>
+    <message>
+        <source>(out of range)</source>
+        <translation>(außerhalb des Bereichs)</translation>
+    </message>
+    <message>
+        <source>no expiry (NULL)</source>
+        <translation>kein Ablauf (NULL)</translation>
+    </message>
+    <message>
+        <source>(no holder)</source>
+        <translation>(kein Halter)</translation>
+    </message>
+    <message>
+        <source>released: %1; another instance may take it at its next attempt</source>
+        <translation>freigegeben: %1; eine andere Instanz kann es bei ihrem nächsten Versuch übernehmen</translation>
+    </message>
+    <message>
+        <source>expired: its expiry is now the server&apos;s now() (%1); another instance may take it at its next attempt</source>
+        <translation>abgelaufen: Sein Ablauf ist jetzt das now() des Servers (%1); eine andere Instanz kann es bei ihrem nächsten Versuch übernehmen</translation>
+    </message>
+    <message>
+        <source>not changed: the lease changed hands since it was shown — now held by %1, expires %2</source>
+        <translation>nicht geändert: Das Lease hat den Halter gewechselt, seit es angezeigt wurde — jetzt gehalten von %1, läuft ab %2</translation>
+    </message>
+    <message>
+        <source>not changed: the holder renewed it since it was shown (so it is alive) — new expiry %1</source>
+        <translation>nicht geändert: Der Halter hat es erneuert, seit es angezeigt wurde (er lebt also) — neuer Ablauf %1</translation>
+    </message>
+    <message>
+        <source>not changed: the lease was taken again since it was shown (taken at %1, expires %2); its holder string %3 is the same, but a holder string can be shared (every instance on one host), so this may be another instance</source>
+        <translation>nicht geändert: Das Lease wurde erneut genommen, seit es angezeigt wurde (genommen um %1, läuft ab %2); sein Halter-Text %3 ist derselbe, aber einen Halter-Text können sich mehrere teilen (jede Instanz auf einem Host), es kann also eine andere Instanz sein</translation>
+    </message>
+    <message>
+        <source>not changed: %1 rows are named &quot;%2&quot; (holders %3); the name column has no unique constraint, so the console cannot tell which row was shown, and the transaction was rolled back. Remove the duplicate rows, or add a unique constraint on the name column, then try again</source>
+        <translation>nicht geändert: %1 Zeilen heißen „%2“ (Halter %3); die Namensspalte hat keinen Unique-Constraint, die Konsole kann also nicht sagen, welche Zeile angezeigt wurde, und die Transaktion wurde zurückgerollt. Entfernen Sie die doppelten Zeilen oder legen Sie einen Unique-Constraint auf die Namensspalte, dann versuchen Sie es erneut</translation>
+    </message>
+    <message>
+        <source>outcome unknown: COMMIT was sent and no answer came (%1); the expiry may now be the server&apos;s now(). Look at the lease before acting again</source>
+        <translation>Ergebnis unbekannt: COMMIT wurde gesendet, und keine Antwort kam (%1); der Ablauf ist jetzt womöglich das now() des Servers. Sehen Sie sich das Lease an, bevor Sie erneut handeln</translation>
+    </message>
+    <message>
+        <source>not changed: it had already expired (expiry %1; another console may have force-expired it)</source>
+        <translation>nicht geändert: Es war schon abgelaufen (Ablauf %1; eine andere Konsole hat den Ablauf vielleicht erzwungen)</translation>
+    </message>
+    <message>
+        <source>not changed: the lease no longer exists or is no longer held</source>
+        <translation>nicht geändert: Das Lease gibt es nicht mehr, oder es wird nicht mehr gehalten</translation>
+    </message>
+    <message>
+        <source>refused for lack of privilege: role %1 needs %2 — %3</source>
+        <translation>mangels Berechtigung abgelehnt: Rolle %1 braucht %2 — %3</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>(unbekannt)</translation>
+    </message>
+    <message>
+        <source>timed out waiting for the row lock (another session, probably the holder renewing, holds it); nothing was changed — %1</source>
+        <translation>Zeitlimit beim Warten auf die Zeilensperre (eine andere Sitzung hält sie, wahrscheinlich der Halter beim Erneuern); nichts wurde geändert — %1</translation>
+    </message>
+    <message>
+        <source>timed out; nothing was changed — %1</source>
+        <translation>Zeitlimit erreicht; nichts wurde geändert — %1</translation>
+    </message>
+    <message>
+        <source>not sent: %1 Nothing was written.</source>
+        <translation>nicht gesendet: %1 Nichts wurde geschrieben.</translation>
+    </message>
+    <message>
+        <source>not sent: operator mode is off for this connection profile (start with --operator); nothing was written</source>
+        <translation>nicht gesendet: Der Operator-Modus ist für dieses Verbindungsprofil aus (mit --operator starten); nichts wurde geschrieben</translation>
+    </message>
+    <message>
+        <source>failed; nothing was changed — %1</source>
+        <translation>fehlgeschlagen; nichts wurde geändert — %1</translation>
+    </message>
+    <message>
+        <source>UPDATE on %1 (at least on column %2), with SELECT on it (GRANT SELECT, UPDATE (%2) ON %1 TO %3)</source>
+        <translation>UPDATE auf %1 (mindestens auf Spalte %2), dazu SELECT darauf (GRANT SELECT, UPDATE (%2) ON %1 TO %3)</translation>
+    </message>
+    <message>
+        <source>the server-side audit table %1 does not exist: create it from the console (Leases ▸ Create server-side audit table) or remove it from the profile</source>
+        <translation>die serverseitige Audit-Tabelle %1 existiert nicht: Legen Sie sie in der Konsole an (Leases ▸ Serverseitige Audit-Tabelle anlegen) oder entfernen Sie sie aus dem Profil</translation>
+    </message>
+    <message>
+        <source>the server sent no result for the update</source>
+        <translation>der Server hat kein Ergebnis für das Update gesendet</translation>
+    </message>
+    <message>
+        <source>the transaction did not commit</source>
+        <translation>die Transaktion wurde nicht festgeschrieben</translation>
+    </message>
+    <message>
+        <source>%1 keeps no expiry column to set.</source>
+        <translation>%1 führt keine Ablaufspalte, die sich setzen ließe.</translation>
+    </message>
 </context>
 <context>
     <name>lw::LeaseStates</name>
@@ -726,6 +1327,85 @@
     <message>
         <source>changed</source>
         <translation>geändert</translation>
+    </message>
+</context>
+<context>
+    <name>lw::Libraries</name>
+    <message>
+        <source>the leader stopped re-electing and no other client was elected: no River client is doing leader work (the next elector deletes the row)</source>
+        <translation>der Leader hat aufgehört, sich neu wählen zu lassen, und kein anderer Client wurde gewählt: Kein River-Client erledigt die Leader-Arbeit (die nächste Wahl löscht die Zeile)</translation>
+    </message>
+    <message>
+        <source>the leader&apos;s lease ran out and no other node was elected: no Oban node is doing leader work (plugins, pruning, rescues)</source>
+        <translation>das Lease des Leaders ist abgelaufen, und kein anderer Knoten wurde gewählt: Kein Oban-Knoten erledigt die Leader-Arbeit (Plugins, Pruning, Rescues)</translation>
+    </message>
+    <message>
+        <source>Quartz recovers a failed instance itself: a live clustered scheduler repairs its triggers and deletes its check-in row (JobStoreSupport.clusterRecover). Deleting the row by hand would skip that repair; start one instance of the cluster instead.</source>
+        <translation>Quartz stellt eine ausgefallene Instanz selbst wieder her: Ein laufender Scheduler des Clusters repariert ihre Trigger und löscht ihre Check-in-Zeile (JobStoreSupport.clusterRecover). Die Zeile von Hand zu löschen, übergeht diese Reparatur; starten Sie stattdessen eine Instanz des Clusters.</translation>
+    </message>
+    <message>
+        <source>missed its check-ins; eligible for recovery by another instance</source>
+        <translation>hat seine Check-ins versäumt; kann von einer anderen Instanz wiederhergestellt werden</translation>
+    </message>
+    <message>
+        <source>rescheduled to now as db-scheduler&apos;s ReviveDeadExecution does (picked = false, version + 1: the old run&apos;s heartbeat and completion no longer match)</source>
+        <translation>auf jetzt neu eingeplant, wie es db-schedulers ReviveDeadExecution tut (picked = false, version + 1: Heartbeat und Abschluss des alten Laufs passen nicht mehr)</translation>
+    </message>
+    <message>
+        <source>no heartbeat for 30 min: a dead execution</source>
+        <translation>seit 30 min kein Heartbeat: eine tote Ausführung</translation>
+    </message>
+    <message>
+        <source>A running scheduler revives it by itself within 10 min (ReviveDeadExecution); if none runs, force-expire revives it now the same way.</source>
+        <translation>Ein laufender Scheduler belebt sie binnen 10 min von selbst wieder (ReviveDeadExecution); läuft keiner, belebt „Ablauf erzwingen“ sie jetzt auf dieselbe Weise.</translation>
+    </message>
+    <message>
+        <source>unlocked as graphile-worker&apos;s own resetLockedAt does (locked_at and locked_by cleared, run_at no earlier than now), with its queue where the same worker holds it</source>
+        <translation>entsperrt, wie es graphile-workers eigenes resetLockedAt tut (locked_at und locked_by geleert, run_at nicht früher als jetzt), mit seiner Queue, wo derselbe Worker sie hält</translation>
+    </message>
+    <message>
+        <source>locked for more than 4 h; graphile-worker frees it within 10 min</source>
+        <translation>seit mehr als 4 h gesperrt; graphile-worker gibt ihn binnen 10 min frei</translation>
+    </message>
+    <message>
+        <source>graphile-worker frees it by itself within 10 min (resetLockedAt); force-expire frees it now the same way, or SELECT graphile_worker.force_unlock_workers(ARRAY[&apos;&lt;locked_by&gt;&apos;]) frees all of a dead worker&apos;s jobs.</source>
+        <translation>graphile-worker gibt ihn binnen 10 min von selbst frei (resetLockedAt); „Ablauf erzwingen“ gibt ihn jetzt auf dieselbe Weise frei, oder SELECT graphile_worker.force_unlock_workers(ARRAY[&apos;&lt;locked_by&gt;&apos;]) gibt alle Jobs eines toten Workers frei.</translation>
+    </message>
+    <message>
+        <source>unlocked as graphile-worker&apos;s own resetLockedAt does, with the job the same worker holds in it</source>
+        <translation>entsperrt, wie es graphile-workers eigenes resetLockedAt tut, mit dem Job, den derselbe Worker darin hält</translation>
+    </message>
+    <message>
+        <source>unlocked as graphile-worker&apos;s own fail_job does (locked_at and locked_by cleared, run_at no earlier than now; no attempt is added), with its queue where the same worker holds it</source>
+        <translation>entsperrt, wie es graphile-workers eigenes fail_job tut (locked_at und locked_by geleert, run_at nicht früher als jetzt; kein Versuch wird gezählt), mit seiner Queue, wo derselbe Worker sie hält</translation>
+    </message>
+    <message>
+        <source>locked for more than 4 h; the next worker looking for jobs takes it again</source>
+        <translation>seit mehr als 4 h gesperrt; der nächste Worker, der nach Jobs sucht, nimmt ihn wieder</translation>
+    </message>
+    <message>
+        <source>A running worker takes it again at its next look for jobs (get_job); if none runs, force-expire frees it now.</source>
+        <translation>Ein laufender Worker nimmt ihn bei seiner nächsten Suche nach Jobs wieder (get_job); läuft keiner, gibt „Ablauf erzwingen“ ihn jetzt frei.</translation>
+    </message>
+    <message>
+        <source>unlocked as graphile-worker&apos;s own fail_job frees a queue, with the job the same worker holds in it</source>
+        <translation>entsperrt, wie graphile-workers eigenes fail_job eine Queue freigibt, mit dem Job, den derselbe Worker darin hält</translation>
+    </message>
+    <message>
+        <source>unlocked as Liquibase&apos;s own release does (what &quot;liquibase release-locks&quot; runs: LOCKED = FALSE, LOCKEDBY and LOCKGRANTED cleared)</source>
+        <translation>entsperrt, wie es Liquibases eigene Freigabe tut (was „liquibase release-locks“ ausführt: LOCKED = FALSE, LOCKEDBY und LOCKGRANTED geleert)</translation>
+    </message>
+    <message>
+        <source>held for more than 10 min: a migration that died or hangs</source>
+        <translation>seit mehr als 10 min gehalten: eine abgestürzte oder hängende Migration</translation>
+    </message>
+    <message>
+        <source>If no migration is running any more (no session from the holder&apos;s host), free it with force-expire or `liquibase release-locks`; Liquibase never frees it by itself.</source>
+        <translation>Läuft keine Migration mehr (keine Sitzung vom Host des Halters), geben Sie sie mit „Ablauf erzwingen“ oder `liquibase release-locks` frei; Liquibase gibt sie nie von selbst frei.</translation>
+    </message>
+    <message>
+        <source>unlocked as knex&apos;s own release does (is_locked = 0, what a finished run sets; `knex migrate:unlock` does the same by deleting and re-inserting the row)</source>
+        <translation>entsperrt, wie es knex’ eigene Freigabe tut (is_locked = 0, was ein beendeter Lauf setzt; `knex migrate:unlock` erreicht dasselbe, indem es die Zeile löscht und neu einfügt)</translation>
     </message>
 </context>
 <context>
@@ -892,6 +1572,57 @@
     <message>
         <source>%1  — PINNED</source>
         <translation>%1  — BLOCKIERT</translation>
+    </message>
+</context>
+<context>
+    <name>lw::SessionActions</name>
+    <message>
+        <source>its client</source>
+        <translation>ihr Client</translation>
+    </message>
+    <message>
+        <source>no advisory lock</source>
+        <translation>keine Advisory-Sperre</translation>
+    </message>
+    <message>
+        <source>advisory locks %1</source>
+        <translation>die Advisory-Sperren %1</translation>
+    </message>
+    <message>
+        <source>Cancel the running statement of pid %1: %2 gets &quot;canceling statement due to user request&quot; (SQLSTATE 57014) and its transaction aborts, releasing the transaction-level locks. Session-level locks stay held (it holds %3); an idle session has nothing to cancel. Leases are rows: none is released.</source>
+        <translation>Die laufende Anweisung von PID %1 abbrechen: %2 bekommt „canceling statement due to user request“ (SQLSTATE 57014), und ihre Transaktion bricht ab, was die Sperren auf Transaktionsebene freigibt. Sperren auf Sitzungsebene bleiben gehalten (sie hält %3); eine untätige Sitzung hat nichts abzubrechen. Leases sind Zeilen: Keines wird freigegeben.</translation>
+    </message>
+    <message>
+        <source>Terminate pid %1: its connection closes, %2 sees &quot;terminating connection due to administrator command&quot; (SQLSTATE 57P01) and must reconnect; its open transaction rolls back and every lock it holds is released (%3). Leases are rows: none is released, they expire on their own or by force-expire.</source>
+        <translation>PID %1 beenden: Ihre Verbindung schließt sich, %2 sieht „terminating connection due to administrator command“ (SQLSTATE 57P01) und muss sich neu verbinden; ihre offene Transaktion wird zurückgerollt, und jede Sperre, die sie hält, wird freigegeben (%3). Leases sind Zeilen: Keines wird freigegeben, sie laufen von selbst oder per „Ablauf erzwingen“ ab.</translation>
+    </message>
+    <message>
+        <source>not sent: operator mode is off for this profile</source>
+        <translation>nicht gesendet: Der Operator-Modus ist für dieses Profil aus</translation>
+    </message>
+    <message>
+        <source>not sent: %1</source>
+        <translation>nicht gesendet: %1</translation>
+    </message>
+    <message>
+        <source>refused by the server: %1 — the console&apos;s role needs the privileges of the backend&apos;s role, or membership in pg_signal_backend (superusers&apos; backends need a superuser)</source>
+        <translation>vom Server abgelehnt: %1 — die Rolle der Konsole braucht die Rechte der Rolle des Backends oder die Mitgliedschaft in pg_signal_backend (Backends von Superusern brauchen einen Superuser)</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>nothing done: pid %1 is no longer a backend of this server</source>
+        <translation>nichts getan: PID %1 ist kein Backend dieses Servers mehr</translation>
+    </message>
+    <message>
+        <source>cancel request sent to pid %1</source>
+        <translation>Abbruchanforderung an PID %1 gesendet</translation>
+    </message>
+    <message>
+        <source>pid %1 terminated; its locks are released</source>
+        <translation>PID %1 beendet; ihre Sperren sind freigegeben</translation>
     </message>
 </context>
 <context>
@@ -1153,6 +1884,265 @@ die Uhr des Schreibers geht mindestens %1 hinter der des Servers: Seine Leases w
     <message>
         <source>from %1</source>
         <translation>von %1</translation>
+    </message>
+    <message>
+        <source>No lease table found: looked in every schema for %1. Advisory locks, sessions and pools are shown as usual; name a table with --table/--preset or in the profile.</source>
+        <translation>Keine Lease-Tabelle gefunden: In jedem Schema gesucht nach %1. Advisory-Sperren, Sitzungen und Pools werden wie gewohnt gezeigt; nennen Sie eine Tabelle mit --table/--preset oder im Profil.</translation>
+    </message>
+    <message>
+        <source> (role %1)</source>
+        <translation> (Rolle %1)</translation>
+    </message>
+    <message>
+        <source>replaced %1 before its lease expired</source>
+        <translation>hat %1 ersetzt, bevor dessen Lease ablief</translation>
+    </message>
+    <message>
+        <source>%1 renewals</source>
+        <translation>%1 Erneuerungen</translation>
+    </message>
+    <message>
+        <source>taken at / expiry changed by the same holder</source>
+        <translation>Nahmezeit / Ablauf vom selben Halter geändert</translation>
+    </message>
+    <message>
+        <source> (from the audit log; local clock)</source>
+        <translation> (aus dem Audit-Protokoll; lokale Uhr)</translation>
+    </message>
+</context>
+<context>
+    <name>lw::Terminal</name>
+    <message>
+        <source>via recorder (pid %1), refresh %2 s old
+</source>
+        <translation>über Rekorder (PID %1), Aktualisierung %2 s alt
+</translation>
+    </message>
+    <message>
+        <source>=== refresh %1 at %2 ===</source>
+        <translation>=== Aktualisierung %1 um %2 ===</translation>
+    </message>
+    <message>
+        <source>leasewatch: reading the live refreshes of `leasewatch record` at %1, not connecting to the database</source>
+        <translation>leasewatch: liest die laufenden Aktualisierungen von `leasewatch record` unter %1 und verbindet sich nicht mit der Datenbank</translation>
+    </message>
+    <message>
+        <source>leasewatch: reading the live refreshes of `leasewatch record` at %1, not connecting to the database (--direct connects)</source>
+        <translation>leasewatch: liest die laufenden Aktualisierungen von `leasewatch record` unter %1 und verbindet sich nicht mit der Datenbank (--direct verbindet sich)</translation>
+    </message>
+    <message>
+        <source>leasewatch: %1 NOT ANSWERING: %2 %3</source>
+        <translation>leasewatch: %1 ANTWORTET NICHT: %2 %3</translation>
+    </message>
+    <message>
+        <source>profile &quot;%1&quot;</source>
+        <translation>Profil „%1“</translation>
+    </message>
+    <message>
+        <source>leasewatch: refused: operator mode is off for %1; nothing was sent (enable operator mode in the profile, or pass --operator with a DSN)</source>
+        <translation>leasewatch: abgelehnt: Der Operator-Modus ist für %1 aus; nichts wurde gesendet (schalten Sie den Operator-Modus im Profil ein, oder geben Sie --operator mit einer DSN an)</translation>
+    </message>
+    <message>
+        <source>leasewatch: no lease named &quot;%1&quot; in any lease table; nothing was sent</source>
+        <translation>leasewatch: kein Lease namens „%1“ in irgendeiner Lease-Tabelle; nichts wurde gesendet</translation>
+    </message>
+    <message>
+        <source>leasewatch: no lease named &quot;%1&quot; in %2; nothing was sent</source>
+        <translation>leasewatch: kein Lease namens „%1“ in %2; nichts wurde gesendet</translation>
+    </message>
+    <message>
+        <source>leasewatch: several leases are named &quot;%1&quot; (in %2); name the table with --table; nothing was sent</source>
+        <translation>leasewatch: mehrere Leases heißen „%1“ (in %2); nennen Sie die Tabelle mit --table; nichts wurde gesendet</translation>
+    </message>
+    <message>
+        <source>leasewatch: force-expire is not offered for %1 (%2): %3 Nothing was sent.</source>
+        <translation>leasewatch: „Ablauf erzwingen“ wird für %1 (%2) nicht angeboten: %3 Nichts wurde gesendet.</translation>
+    </message>
+    <message>
+        <source>leasewatch: lease &quot;%1&quot; is held by &quot;%2&quot;, not &quot;%3&quot;; nothing was sent</source>
+        <translation>leasewatch: Lease „%1“ wird von „%2“ gehalten, nicht von „%3“; nichts wurde gesendet</translation>
+    </message>
+    <message>
+        <source>leasewatch: lease &quot;%1&quot; is held by nobody (NULL), not &quot;%2&quot;; nothing was sent</source>
+        <translation>leasewatch: Lease „%1“ wird von niemandem (NULL) gehalten, nicht von „%2“; nichts wurde gesendet</translation>
+    </message>
+    <message>
+        <source>holder %1: %2</source>
+        <translation>Halter %1: %2</translation>
+    </message>
+    <message>
+        <source>leasewatch: refused: the holder may be alive, and expiring its lease would let a second instance run the same work; nothing was sent. Check the evidence above and rerun with --even-if-alive to expire it anyway (it still only expires the lease if &quot;%1&quot; holds it).</source>
+        <translation>leasewatch: abgelehnt: Der Halter lebt vielleicht, und sein Lease ablaufen zu lassen, ließe eine zweite Instanz dieselbe Arbeit tun; nichts wurde gesendet. Prüfen Sie die Hinweise oben und starten Sie erneut mit --even-if-alive, um es trotzdem ablaufen zu lassen (es läuft dann nur ab, wenn „%1“ es hält).</translation>
+    </message>
+    <message>
+        <source>leasewatch: WARNING: the local audit log %1 could not record this: %2</source>
+        <translation>leasewatch: WARNUNG: Das lokale Audit-Protokoll %1 konnte dies nicht festhalten: %2</translation>
+    </message>
+    <message>
+        <source>leasewatch: nothing is recorded for %1 (no history store at %2); `leasewatch record %3` or a window on it records one</source>
+        <translation>leasewatch: für %1 ist nichts aufgezeichnet (kein Verlaufsspeicher unter %2); `leasewatch record %3` oder ein Fenster darauf zeichnet einen auf</translation>
+    </message>
+    <message>
+        <source>leasewatch: the history store %1 cannot be read: %2</source>
+        <translation>leasewatch: Der Verlaufsspeicher %1 lässt sich nicht lesen: %2</translation>
+    </message>
+    <message>
+        <source>leasewatch: the history store of %1 holds no refresh yet</source>
+        <translation>leasewatch: Der Verlaufsspeicher von %1 enthält noch keine Aktualisierung</translation>
+    </message>
+    <message>
+        <source>leasewatch: the bundle was not written: %1</source>
+        <translation>leasewatch: Das Bündel wurde nicht geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>wrote %1: %2 from %3 to %4 (server time); open it with leasewatch --open-bundle %1</source>
+        <translation>%1 geschrieben: %2 von %3 bis %4 (Serverzeit); öffnen Sie es mit leasewatch --open-bundle %1</translation>
+    </message>
+    <message>
+        <source>error: %1
+</source>
+        <translation>Fehler: %1
+</translation>
+    </message>
+    <message>
+        <source>server %1 · database %2 · user %3 · server time %4
+</source>
+        <translation>Server %1 · Datenbank %2 · Benutzer %3 · Serverzeit %4
+</translation>
+    </message>
+    <message>
+        <source>
+ALL CLEAR: no finding
+</source>
+        <translation>
+ALLES IN ORDNUNG: kein Befund
+</translation>
+    </message>
+    <message>
+        <source>
+1 PROBLEM
+</source>
+        <translation>
+1 PROBLEM
+</translation>
+    </message>
+    <message>
+        <source>
+%1 PROBLEMS
+</source>
+        <translation>
+%1 PROBLEME
+</translation>
+    </message>
+    <message>
+        <source>CRIT</source>
+        <translation>KRIT</translation>
+    </message>
+    <message>
+        <source>WARN</source>
+        <translation>WARN</translation>
+    </message>
+    <message>
+        <source>NOTE</source>
+        <translation>HINWEIS</translation>
+    </message>
+    <message>
+        <source>  [%1] %2
+         %3 Fix: %4
+</source>
+        <translation>  [%1] %2
+         %3 Abhilfe: %4
+</translation>
+    </message>
+    <message>
+        <source>
+CLUSTER connections %1/%2 · lock table %3/~%4 (%5 advisory) · deadlocks total %6
+</source>
+        <translation>
+CLUSTER Verbindungen %1/%2 · Sperrtabelle %3/~%4 (%5 Advisory) · Deadlocks insgesamt %6
+</translation>
+    </message>
+    <message>
+        <source>
+ADVISORY LOCKS (%1)
+</source>
+        <translation>
+ADVISORY-SPERREN (%1)
+</translation>
+    </message>
+    <message>
+        <source>  not read, these are %1 s old: %2
+</source>
+        <translation>  nicht gelesen, diese sind %1 s alt: %2
+</translation>
+    </message>
+    <message>
+        <source>  %1  pid %2  %3  %4%5%6
+</source>
+        <translation>  %1  PID %2  %3  %4%5%6
+</translation>
+    </message>
+    <message>
+        <source>held</source>
+        <translation>gehalten</translation>
+    </message>
+    <message>
+        <source>WAITING</source>
+        <translation>WARTET</translation>
+    </message>
+    <message>
+        <source> [db %1]</source>
+        <translation> [DB %1]</translation>
+    </message>
+    <message>
+        <source>
+POOLS (active/idle/idle-in-tx/waiting/pinned of total)
+</source>
+        <translation>
+POOLS (aktiv/untätig/untätig in Tx/wartend/blockiert von gesamt)
+</translation>
+    </message>
+    <message>
+        <source>  %1: %2/%3/%4/%5/%6 of %7%8%9
+</source>
+        <translation>  %1: %2/%3/%4/%5/%6 von %7%8%9
+</translation>
+    </message>
+    <message>
+        <source> (pool %1)</source>
+        <translation> (Pool %1)</translation>
+    </message>
+    <message>
+        <source>  PINNED</source>
+        <translation>  BLOCKIERT</translation>
+    </message>
+    <message>
+        <source>
+LEASES</source>
+        <translation>
+LEASES</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source> in %1</source>
+        <translation> in %1</translation>
+    </message>
+    <message>
+        <source>  not read: %1
+</source>
+        <translation>  nicht gelesen: %1
+</translation>
+    </message>
+    <message>
+        <source>%1 reserved connection(s): %2 may use them, so the console gets in when the application has used every other slot</source>
+        <translation>%1 reservierte Verbindung(en): %2 darf sie nutzen, die Konsole kommt also hinein, wenn die Anwendung jeden anderen Platz belegt hat</translation>
+    </message>
+    <message>
+        <source>%1 reserved connection(s), which %2 may not use (GRANT pg_use_reserved_connections TO %3;)</source>
+        <translation>%1 reservierte Verbindung(en), die %2 nicht nutzen darf (GRANT pg_use_reserved_connections TO %3;)</translation>
     </message>
 </context>
 <context>

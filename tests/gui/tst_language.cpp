@@ -3,18 +3,25 @@
 // forms and placeholders match), the language is chosen by --lang, the window's setting and the
 // locale in that order, and a window opened in German shows German menus and tabs.
 #include "Language.h"
+#include "ForceExpire.h"
 #include "domain/Analysis.h"
+#include "domain/DbError.h"
 #include "domain/Holders.h"
 #include "domain/LeaseTracker.h"
 #include "domain/LeaseState.h"
+#include "domain/LeaseTable.h"
+#include "domain/SnapshotFormat.h"
 #include "domain/Wording.h"
+#include "domain/Words.h"
 #include "MainWindow.h"
 #include "Monitor.h"
+#include "Profile.h"
 #include "Programs.h"
 #include "TestCluster.h"
 
 #include <QDir>
 #include <QDirIterator>
+#include <QJsonArray>
 #include <QFile>
 #include <QMenuBar>
 #include <QProcess>
@@ -25,6 +32,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
+
+#include <clocale>
 
 using namespace lw;
 
@@ -92,6 +101,26 @@ QSet<QString> placeholders(const QString& s)
 QString where(const Message& m)
 {
     return m.context + QStringLiteral(": \"") + m.source.left(80) + QLatin1Char('"');
+}
+
+// A refresh of database billing whose 10 connections are all in use (9 sessions and the console's).
+Snapshot connectionsAllUsed()
+{
+    Snapshot s;
+    s.ok = true;
+    s.server.database = QStringLiteral("billing");
+    s.serverNow = 1000;
+    s.cluster.maxConnections = 10;
+    s.cluster.hasMonitorPrivilege = true;
+    std::vector<SessionRow> sessions;
+    for (int i = 0; i < 9; ++i) {
+        SessionRow r;
+        r.pid = 100 + i;
+        r.state = QStringLiteral("active");
+        sessions.push_back(r);
+    }
+    s.sessions = std::move(sessions);
+    return s;
 }
 
 } // namespace
@@ -234,19 +263,7 @@ private Q_SLOTS:
         QCOMPARE(findingKindTitle(QStringLiteral("pool_pinned")), QStringLiteral("Pool blockiert"));
         QCOMPARE(formatCountdown(-75), QStringLiteral("abgelaufen vor 1 min 15 s"));
         QCOMPARE(severityWord(3), QStringLiteral("KRITISCH"));
-        Snapshot s;
-        s.server.database = QStringLiteral("billing");
-        s.serverNow = 1000;
-        s.cluster.maxConnections = 10;
-        s.cluster.hasMonitorPrivilege = true;
-        std::vector<SessionRow> sessions;
-        for (int i = 0; i < 9; ++i) {
-            SessionRow r;
-            r.pid = 100 + i;
-            r.state = QStringLiteral("active");
-            sessions.push_back(r);
-        }
-        s.sessions = std::move(sessions);
+        Snapshot s = connectionsAllUsed();
         const Analysis a = analyze(s, AnalysisConfig{});
         QStringList titles;
         for (const Finding& f : a.findings)
@@ -259,6 +276,66 @@ private Q_SLOTS:
         ev.looksAlive = false;
         ev.forDead << QStringLiteral("x");
         QCOMPARE(ev.summary(), QStringLiteral("wirkt tot: x"));
+    }
+
+    // What a German reader gets below the window: an error's advice, a library's own rule, a
+    // force-expire outcome and the terminal's snapshot; --json keeps its keys and kinds.
+    void errorsLibrariesOutcomesAndTheTerminalAreGerman()
+    {
+        QVERIFY(installLanguage(QStringLiteral("de")));
+        QCOMPARE(adviceFor(QStringLiteral("3D000"), QString()),
+                 QStringLiteral("prüfen Sie den Datenbanknamen (dbname=…) in der Verbindungsangabe"));
+        // libpq's own words stay English, so the advice chosen by them is found whatever the locale.
+        QCOMPARE(QByteArray(std::setlocale(LC_MESSAGES, nullptr)), QByteArray("C"));
+        const auto dbScheduler = LeaseTableConfig::preset(QStringLiteral("db-scheduler"));
+        QVERIFY(dbScheduler);
+        QCOMPARE(libraryWords(dbScheduler->staleMeaning), QStringLiteral("seit 30 min kein Heartbeat: eine tote Ausführung"));
+        QVERIFY(dbScheduler->staleMeaning.startsWith(QLatin1String("no heartbeat"))); // kept English as data
+        QCOMPARE(formatDecimal(1.5, 1), QStringLiteral("1,5")); // the status bar's seconds and kB, the pools' shares
+        Profile unnamed;
+        QCOMPARE(unnamed.validate().value_or(QString()), QStringLiteral("das Profil braucht einen Namen"));
+        ForceExpireOutcome gone;
+        gone.kind = ForceExpireOutcome::Kind::Gone;
+        QCOMPARE(gone.text(), QStringLiteral("nicht geändert: Das Lease gibt es nicht mehr, oder es wird nicht mehr gehalten"));
+        QCOMPARE(gone.key(), QStringLiteral("gone"));
+
+        Snapshot s = connectionsAllUsed();
+        s.analysis = std::make_shared<Analysis>(analyze(s, AnalysisConfig{}));
+        LeaseTracker leases;
+        const QString text = snapshotToText(s, leases, s.analysis->findings);
+        for (const char* german : {"Datenbank billing", "\n1 PROBLEM\n", "[KRIT] 10 von 10 Verbindungen belegt",
+                                   "Abhilfe:", "CLUSTER Verbindungen 10/10", "ADVISORY-SPERREN (0)", "POOLS (aktiv/"})
+            QVERIFY2(text.contains(QString::fromUtf8(german)), qPrintable(german + QStringLiteral(" in:\n") + text));
+        const QJsonObject json = snapshotToJson(s, leases, s.analysis->findings);
+        const QJsonObject finding = json[QStringLiteral("findings")].toArray().first().toObject();
+        QCOMPARE(finding[QStringLiteral("kind")].toString(), QStringLiteral("connections_near_limit"));
+        QVERIFY(finding[QStringLiteral("title")].toString().contains(QStringLiteral("Verbindungen belegt")));
+    }
+
+    // The real program in a terminal under a German locale: the error and what to do, in German.
+    void theTerminalFollowsTheLocale_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("advice");
+        QTest::newRow("LANG=de_DE") << QStringList{} << QStringLiteral("an diesem Unix-Socket lauscht kein Server");
+        QTest::newRow("--lang en") << QStringList{"--lang", "en"} << QStringLiteral("no server listens on that Unix socket");
+    }
+    void theTerminalFollowsTheLocale()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, advice);
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("LC_ALL"));
+        env.remove(QStringLiteral("LC_MESSAGES"));
+        env.remove(QStringLiteral("LANGUAGE"));
+        env.insert(QStringLiteral("LANG"), QStringLiteral("de_DE.UTF-8"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config_.path());
+        p.setProcessEnvironment(env);
+        p.start(test::leasewatchBin(), QStringList{QStringLiteral("snapshot"), QStringLiteral("host=/nonexistent-lw dbname=x")} + extra);
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() != 0 && err.contains(advice), qPrintable(err));
     }
 };
 

@@ -108,6 +108,7 @@ expected=(
   "usr/share/icons/hicolor/scalable/apps/$LW_APP_ID.svg"
   usr/share/man/man1/leasewatch.1.gz
   usr/share/man/man1/leasewatch-sim.1.gz
+  usr/share/man/de/man1/leasewatch.1.gz
   usr/share/doc/leasewatch/copyright
   usr/share/doc/leasewatch/changelog.gz
   "usr/lib/systemd/user/leasewatch-record@.service"
@@ -127,6 +128,10 @@ grep -q "<release version=\"$LW_VERSION\"" "$root/usr/share/metainfo/$LW_APP_ID.
   fail "the metainfo's release is not $LW_VERSION"
 grep -qx "ExecStart=/usr/bin/leasewatch record %I" "$root/usr/lib/systemd/user/leasewatch-record@.service" ||
   fail "the recorder's unit does not run /usr/bin/leasewatch record %I"
+# German (issue 51): the desktop entry, the AppStream metadata and the manual page.
+grep -q '^Comment\[de\]=' "$root/usr/share/applications/$LW_APP_ID.desktop" || fail "the desktop file has no German comment"
+grep -q '<summary xml:lang="de">' "$root/usr/share/metainfo/$LW_APP_ID.metainfo.xml" || fail "the metainfo has no German summary"
+gzip -dc "$root/usr/share/man/de/man1/leasewatch.1.gz" | grep -q '^\.SH BESCHREIBUNG' || fail "the German manual page has no BESCHREIBUNG"
 say "the .deb holds the programs, desktop file, metainfo, icons, man pages, copyright, changelog, the recorder's user unit, its alerting rules and dashboard"
 
 tgz_list=$(tar -tzf "$tgz")
