@@ -10,12 +10,20 @@
 #include "domain/Secrets.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QJsonDocument>
 #include <QTextStream>
 
 namespace lw::app {
 
 namespace {
+
+// The command line's words: parsed first in English, and again in the chosen language once a
+// QCoreApplication holds the translators (main.cpp), for --help and the errors.
+struct CliWords
+{
+    Q_DECLARE_TR_FUNCTIONS(lw::Cli)
+};
 
 enum class Command { Window, Snapshot, Watch, Record, Bundle, Expire };
 
@@ -42,94 +50,94 @@ const char* commandName(Command c)
 // command it means nothing to is an error, and each command's --help lists only its own.
 struct Options
 {
-    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")};
-    QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version.")};
+    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, CliWords::tr("Show this help.")};
+    QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")}, CliWords::tr("Show the version.")};
     // The window
-    QCommandLineOption demo{QStringLiteral("demo"), QStringLiteral("Run the embedded demo.")};
-    QCommandLineOption fleet{QStringLiteral("fleet"), QStringLiteral("Open every saved profile at a glance, worst first.")};
+    QCommandLineOption demo{QStringLiteral("demo"), CliWords::tr("Run the embedded demo.")};
+    QCommandLineOption fleet{QStringLiteral("fleet"), CliWords::tr("Open every saved profile at a glance, worst first.")};
     QCommandLineOption openBundle{QStringLiteral("open-bundle"),
-                                  QStringLiteral("Open an incident bundle (or a history store) offline, read-only."),
+                                  CliWords::tr("Open an incident bundle (or a history store) offline, read-only."),
                                   QStringLiteral("file")};
     QCommandLineOption screenshots{QStringLiteral("screenshots"),
-                                   QStringLiteral("Save a PNG of every page into DIR before quitting."),
+                                   CliWords::tr("Save a PNG of every page into DIR before quitting."),
                                    QStringLiteral("dir")};
     QCommandLineOption quitAfter{QStringLiteral("quit-after"),
-                                 QStringLiteral("Quit by itself after SECONDS (with --screenshots: take them then)."),
+                                 CliWords::tr("Quit by itself after SECONDS (with --screenshots: take them then)."),
                                  QStringLiteral("seconds")};
     // How a database is watched (the window, snapshot, watch, record, expire)
     QCommandLineOption preset{QStringLiteral("preset"),
-                              QStringLiteral("Leases table preset (read only this table): default, shedlock, river, "
+                              CliWords::tr("Leases table preset (read only this table): default, shedlock, river, "
                                              "oban, quartz, db-scheduler, graphile-worker, graphile-worker-queue, "
                                              "liquibase."),
                               QStringLiteral("name"), QStringLiteral("default")};
     QCommandLineOption noDetect{QStringLiteral("no-detect"),
-                                QStringLiteral("Do not look for library lease tables; read public.leases (or the table "
+                                CliWords::tr("Do not look for library lease tables; read public.leases (or the table "
                                                "named) only.")};
     QCommandLineOption table{QStringLiteral("table"),
-                             QStringLiteral("Leases table as [schema.]table (default public.leases)."),
+                             CliWords::tr("Leases table as [schema.]table (default public.leases)."),
                              QStringLiteral("table")};
     QCommandLineOption columns{QStringLiteral("columns"),
-                               QStringLiteral("Leases table columns: name,holder,taken_at,expires_at."),
+                               CliWords::tr("Leases table columns: name,holder,taken_at,expires_at."),
                                QStringLiteral("list")};
     QCommandLineOption timeKind{
         QStringLiteral("time-kind"),
-        QStringLiteral("How the time columns store time: timestamptz, utc (naive UTC) or a zone name."),
+        CliWords::tr("How the time columns store time: timestamptz, utc (naive UTC) or a zone name."),
         QStringLiteral("kind")};
-    QCommandLineOption ttl{QStringLiteral("ttl"), QStringLiteral("Lease TTL in seconds (default: inferred from renewals)."),
+    QCommandLineOption ttl{QStringLiteral("ttl"), CliWords::tr("Lease TTL in seconds (default: inferred from renewals)."),
                            QStringLiteral("seconds")};
     QCommandLineOption interval{QStringLiteral("interval"),
-                                QStringLiteral("Refresh interval in milliseconds (default 1000)."), QStringLiteral("ms"),
+                                CliWords::tr("Refresh interval in milliseconds (default 1000)."), QStringLiteral("ms"),
                                 QStringLiteral("1000")};
     QCommandLineOption operatorMode{
         QStringLiteral("operator"),
-        QStringLiteral("Operator mode: allow force-expire and cancel/terminate (off by default).")};
+        CliWords::tr("Operator mode: allow force-expire and cancel/terminate (off by default).")};
     QCommandLineOption auditTable{QStringLiteral("audit-table"),
-                                  QStringLiteral("Operator mode: also record each change in this server-side table "
+                                  CliWords::tr("Operator mode: also record each change in this server-side table "
                                                  "([schema.]table), in the same transaction."),
                                   QStringLiteral("table")};
     QCommandLineOption lockNames{
         QStringLiteral("lock-names"),
-        QStringLiteral("Known advisory lock names or patterns (%Y %m %d), comma-separated, to resolve keys."),
+        CliWords::tr("Known advisory lock names or patterns (%Y %m %d), comma-separated, to resolve keys."),
         QStringLiteral("list")};
     QCommandLineOption poolSize{QStringLiteral("pool-size"),
-                                QStringLiteral("Configured pool size of an application: NAME=N (repeatable)."),
+                                CliWords::tr("Configured pool size of an application: NAME=N (repeatable)."),
                                 QStringLiteral("name=n")};
     QCommandLineOption pgbouncer{
         QStringLiteral("pgbouncer"),
-        QStringLiteral("Also watch this PgBouncer admin console (e.g. \"host=… port=6432 dbname=pgbouncer\")."),
+        CliWords::tr("Also watch this PgBouncer admin console (e.g. \"host=… port=6432 dbname=pgbouncer\")."),
         QStringLiteral("dsn")};
     // One command's
-    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("Print JSON.")};
+    QCommandLineOption json{QStringLiteral("json"), CliWords::tr("Print JSON.")};
     QCommandLineOption count{QStringLiteral("count"),
-                             QStringLiteral("Stop after N refreshes (default: until interrupted)."), QStringLiteral("n")};
+                             CliWords::tr("Stop after N refreshes (default: until interrupted)."), QStringLiteral("n")};
     QCommandLineOption metrics{QStringLiteral("metrics"),
-                               QStringLiteral("Serve Prometheus metrics at http://ADDR:PORT/metrics (ADDR 127.0.0.1 "
+                               CliWords::tr("Serve Prometheus metrics at http://ADDR:PORT/metrics (ADDR 127.0.0.1 "
                                               "unless given; 0.0.0.0 binds every interface)."),
                                QStringLiteral("[ADDR:]PORT")};
     QCommandLineOption minutes{QStringLiteral("minutes"),
-                               QStringLiteral("The last N minutes recorded (default 60)."), QStringLiteral("N")};
-    QCommandLineOption holder{QStringLiteral("holder"), QStringLiteral("The holder the lease must still have."),
+                               CliWords::tr("The last N minutes recorded (default 60)."), QStringLiteral("N")};
+    QCommandLineOption holder{QStringLiteral("holder"), CliWords::tr("The holder the lease must still have."),
                               QStringLiteral("holder")};
     QCommandLineOption serve{
         QStringLiteral("serve"),
-        QStringLiteral("Also offer the live refreshes over TCP at ADDR:PORT (127.0.0.1 unless given) to viewers that "
+        CliWords::tr("Also offer the live refreshes over TCP at ADDR:PORT (127.0.0.1 unless given) to viewers that "
                        "present the token (leasewatch feed://HOST:PORT); TLS through a reverse proxy."),
         QStringLiteral("[ADDR:]PORT")};
     QCommandLineOption token{QStringLiteral("token"),
-                             QStringLiteral("The feed's token file (default ~/.local/share/Leasewatch/leasewatch/"
+                             CliWords::tr("The feed's token file (default ~/.local/share/Leasewatch/leasewatch/"
                                             "feed.token): the recorder writes it, a feed:// viewer presents it."),
                              QStringLiteral("file")};
     QCommandLineOption direct{
         QStringLiteral("direct"),
-        QStringLiteral("Connect to the database even when `leasewatch record` watches it (by default a window or "
+        CliWords::tr("Connect to the database even when `leasewatch record` watches it (by default a window or "
                        "watch reads the recorder's live refreshes: one connection for all).")};
     QCommandLineOption lang{QStringLiteral("lang"),
-                            QStringLiteral("The language of what it shows and prints: de or en (default: the "
+                            CliWords::tr("The language of what it shows and prints: de or en (default: the "
                                            "window's setting, else LC_ALL, LC_MESSAGES or LANG)."),
                             QStringLiteral("de|en")};
     QCommandLineOption evenIfAlive{
         QStringLiteral("even-if-alive"),
-        QStringLiteral("Go ahead although the holder may be alive (the window's second confirmation).")};
+        CliWords::tr("Go ahead although the holder may be alive (the window's second confirmation).")};
 
     QList<QCommandLineOption> database() const
     {
@@ -172,7 +180,7 @@ QString description(Command c)
 {
     switch (c) {
     case Command::Window:
-        return QStringLiteral(
+        return CliWords::tr(
             "Leasewatch: live console for PostgreSQL leases, advisory locks and connection pools.\n\n"
             "  leasewatch [options] [PROFILE|DSN]     open the console on a saved profile or on DSN\n"
             "                                         (conninfo, URI or service name); none: choose a profile\n"
@@ -198,19 +206,19 @@ QString description(Command c)
             "leasewatch COMMAND --help lists a command's options. Profiles are kept in "
             "~/.config/Leasewatch/leasewatch/profiles.json (File > Profiles…).");
     case Command::Snapshot:
-        return QStringLiteral("leasewatch snapshot PROFILE|DSN... [--json]: print one refresh of each database and "
+        return CliWords::tr("leasewatch snapshot PROFILE|DSN... [--json]: print one refresh of each database and "
                               "exit (no display needed); several: one line per database first, worst first.");
     case Command::Watch:
-        return QStringLiteral("leasewatch watch PROFILE|DSN... [--json]: print each database's refresh again at every "
+        return CliWords::tr("leasewatch watch PROFILE|DSN... [--json]: print each database's refresh again at every "
                               "refresh (no display needed), until interrupted or --count refreshes.");
     case Command::Record:
-        return QStringLiteral("leasewatch record PROFILE|DSN...: record each database's history continuously, "
+        return CliWords::tr("leasewatch record PROFILE|DSN...: record each database's history continuously, "
                               "headless (systemd: leasewatch-record@PROFILE.service).");
     case Command::Bundle:
-        return QStringLiteral("leasewatch bundle PROFILE|DSN FILE [--minutes N]: cut an incident bundle of the last N "
+        return CliWords::tr("leasewatch bundle PROFILE|DSN FILE [--minutes N]: cut an incident bundle of the last N "
                               "minutes from the database's recorded history.");
     case Command::Expire:
-        return QStringLiteral("leasewatch expire PROFILE|DSN NAME --holder HOLDER: force-expire a stale lease "
+        return CliWords::tr("leasewatch expire PROFILE|DSN NAME --holder HOLDER: force-expire a stale lease "
                               "(operator mode only); exit 0 only when the lease was expired.");
     }
     return {};
@@ -248,16 +256,16 @@ std::optional<QString> resolveDatabase(const QCommandLineParser& p, const Option
     if (!d.profile || p.isSet(o.preset)) {
         const auto lt = LeaseTableConfig::preset(p.value(o.preset));
         if (!lt)
-            return QStringLiteral("unknown preset \"%1\" (known: %2)")
+            return CliWords::tr("unknown preset \"%1\" (known: %2)")
                 .arg(p.value(o.preset), LeaseTableConfig::presetNames().join(QStringLiteral(", ")));
         d.config.leases = *lt;
     }
     if (p.isSet(o.table))
         d.config.leases.setQualifiedName(p.value(o.table));
     if (p.isSet(o.columns) && !d.config.leases.setColumns(p.value(o.columns)))
-        return QStringLiteral("--columns needs four names: name,holder,taken_at,expires_at");
+        return CliWords::tr("--columns needs four names: name,holder,taken_at,expires_at");
     if (p.isSet(o.timeKind) && !d.config.leases.setTimeKind(p.value(o.timeKind)))
-        return QStringLiteral("--time-kind needs timestamptz, utc or a time zone name");
+        return CliWords::tr("--time-kind needs timestamptz, utc or a time zone name");
     // A table named on the command line is the one to read, found or not (no detection).
     if (p.isSet(o.preset) || p.isSet(o.table) || p.isSet(o.columns) || p.isSet(o.timeKind))
         d.config.leases.named = true;
@@ -267,13 +275,13 @@ std::optional<QString> resolveDatabase(const QCommandLineParser& p, const Option
     if (p.isSet(o.ttl)) {
         const double v = p.value(o.ttl).toDouble(&ok);
         if (!ok || v <= 0)
-            return QStringLiteral("--ttl must be a positive number of seconds");
+            return CliWords::tr("--ttl must be a positive number of seconds");
         d.config.leases.ttlSeconds = v;
     }
     if (!d.profile || p.isSet(o.interval)) {
         d.config.intervalMs = p.value(o.interval).toInt(&ok);
         if (!ok || d.config.intervalMs < 100)
-            return QStringLiteral("--interval must be a number of milliseconds >= 100");
+            return CliWords::tr("--interval must be a number of milliseconds >= 100");
     }
     d.config.operatorMode = d.config.operatorMode || p.isSet(o.operatorMode);
     if (p.isSet(o.auditTable))
@@ -283,7 +291,7 @@ std::optional<QString> resolveDatabase(const QCommandLineParser& p, const Option
     for (const QString& ps : p.values(o.poolSize)) {
         const auto size = parsePoolSize(ps);
         if (!size)
-            return QStringLiteral("--pool-size needs NAME=N with N > 0");
+            return CliWords::tr("--pool-size needs NAME=N with N > 0");
         d.config.analysis.poolSizes.insert(size->first, size->second);
     }
     d.pgbouncerDsn = p.isSet(o.pgbouncer) ? p.value(o.pgbouncer) : d.profile ? d.profile->pgbouncerDsn : QString();
@@ -307,9 +315,9 @@ std::optional<QString> resolveTargets(const QCommandLineParser& p, const Options
     for (const QString& name : names) {
         Database d;
         if (auto bad = resolveDatabase(p, o, name, profiles, d))
-            return QStringLiteral("%1: %2").arg(redactDsn(name), *bad);
+            return CliWords::tr("%1: %2").arg(redactDsn(name), *bad);
         if (auto invalid = pg::validateDsn(d.dsn))
-            return QStringLiteral("%1: %2").arg(redactDsn(name), invalid->toDisplayString());
+            return CliWords::tr("%1: %2").arg(redactDsn(name), invalid->toDisplayString());
         Invocation::Target t;
         t.config = d.config;
         if (d.profile) {
@@ -323,7 +331,7 @@ std::optional<QString> resolveTargets(const QCommandLineParser& p, const Options
         }
         for (const Invocation::Target& other : inv.targets)
             if (other.label == t.label)
-                return QStringLiteral("%1 is named twice").arg(t.label);
+                return CliWords::tr("%1 is named twice").arg(t.label);
         inv.targets.push_back(std::move(t));
     }
     return std::nullopt;
@@ -336,7 +344,7 @@ std::optional<QString> resolveFeed(const QCommandLineParser& p, const Options& o
     if (inv.profile && !inv.profile->viaRecorder.trimmed().isEmpty() && !inv.direct) {
         inv.feed = feed::FeedSource::parseUrl(inv.profile->viaRecorder.trimmed());
         if (!inv.feed)
-            return QStringLiteral("profile \"%1\": \"via recorder\" must be feed://HOST:PORT[/NAME]").arg(inv.profile->name);
+            return CliWords::tr("profile \"%1\": \"via recorder\" must be feed://HOST:PORT[/NAME]").arg(inv.profile->name);
         inv.feed->tokenFile = p.isSet(o.token) ? p.value(o.token) : feed::defaultTokenPath();
         return std::nullopt;
     }
@@ -344,13 +352,13 @@ std::optional<QString> resolveFeed(const QCommandLineParser& p, const Options& o
         return std::nullopt;
     std::optional<feed::FeedSource> src = feed::FeedSource::parseUrl(inv.dsn);
     if (!src)
-        return QStringLiteral("%1 is not a feed address: feed://HOST:PORT or feed://HOST:PORT/NAME (NAME: the "
+        return CliWords::tr("%1 is not a feed address: feed://HOST:PORT or feed://HOST:PORT/NAME (NAME: the "
                               "database as the recorder names it)")
             .arg(inv.dsn);
     if (inv.direct)
-        return QStringLiteral("--direct connects to a database; a feed:// address has none");
+        return CliWords::tr("--direct connects to a database; a feed:// address has none");
     if (inv.config.operatorMode)
-        return QStringLiteral("operator actions go to the database, which a feed:// address does not name: open a "
+        return CliWords::tr("operator actions go to the database, which a feed:// address does not name: open a "
                               "profile whose \"via recorder\" is this feed");
     src->tokenFile = p.isSet(o.token) ? p.value(o.token) : feed::defaultTokenPath();
     inv.feed = std::move(src);
@@ -366,14 +374,14 @@ std::optional<QString> parseWindow(const QCommandLineParser& p, const Options& o
         inv.bundleFile = p.value(o.openBundle);
     } else if (p.isSet(o.fleet)) {
         if (!pos.isEmpty())
-            return QStringLiteral("--fleet shows every saved profile; it takes no profile or DSN");
+            return CliWords::tr("--fleet shows every saved profile; it takes no profile or DSN");
         inv.mode = Invocation::Mode::Fleet;
     } else if (p.isSet(o.demo)) {
         inv.mode = Invocation::Mode::Demo;
     } else if (pos.isEmpty()) {
         inv.mode = Invocation::Mode::GuiAsk; // started from the desktop menu: the window asks for a profile
     } else if (pos.size() != 1) {
-        return QStringLiteral("one profile name or DSN expected, got %1 arguments").arg(pos.size());
+        return CliWords::tr("one profile name or DSN expected, got %1 arguments").arg(pos.size());
     } else {
         inv.mode = Invocation::Mode::Gui;
     }
@@ -383,7 +391,7 @@ std::optional<QString> parseWindow(const QCommandLineParser& p, const Options& o
     if (p.isSet(o.quitAfter)) {
         inv.quitAfterS = p.value(o.quitAfter).toDouble(&ok);
         if (!ok || inv.quitAfterS <= 0)
-            return QStringLiteral("--quit-after must be a positive number of seconds");
+            return CliWords::tr("--quit-after must be a positive number of seconds");
     } else if (!inv.screenshotDir.isEmpty()) {
         inv.quitAfterS = 5;
     }
@@ -397,7 +405,7 @@ std::optional<QString> parseSnapshotOrWatch(const QCommandLineParser& p, const O
 {
     inv.mode = c == Command::Watch ? Invocation::Mode::Watch : Invocation::Mode::Snapshot;
     if (pos.isEmpty())
-        return QStringLiteral("%1 needs one or more profile names or DSNs (leasewatch %1 \"host=… dbname=…\")")
+        return CliWords::tr("%1 needs one or more profile names or DSNs (leasewatch %1 \"host=… dbname=…\")")
             .arg(QLatin1String(commandName(c)));
     inv.json = p.isSet(o.json);
     inv.direct = c == Command::Watch && p.isSet(o.direct);
@@ -405,13 +413,13 @@ std::optional<QString> parseSnapshotOrWatch(const QCommandLineParser& p, const O
         bool ok = false;
         inv.watchCount = p.value(o.count).toInt(&ok);
         if (!ok || inv.watchCount <= 0)
-            return QStringLiteral("--count must be a positive number of refreshes");
+            return CliWords::tr("--count must be a positive number of refreshes");
     }
     // Several databases: one line each first, then each one's refresh.
     if (auto bad = resolveTargets(p, o, pos, pos.size() > 1, profiles, inv))
         return bad;
     if (c == Command::Snapshot && feed::FeedSource::parseUrl(inv.dsn))
-        return QStringLiteral("snapshot reads the database itself; `leasewatch watch feed://…` reads a recorder's feed");
+        return CliWords::tr("snapshot reads the database itself; `leasewatch watch feed://…` reads a recorder's feed");
     return pos.size() == 1 ? resolveFeed(p, o, inv) : std::nullopt;
 }
 
@@ -420,16 +428,16 @@ std::optional<QString> parseRecord(const QCommandLineParser& p, const Options& o
 {
     inv.mode = Invocation::Mode::Record;
     if (pos.isEmpty())
-        return QStringLiteral("record needs one or more profile names or DSNs (leasewatch record PROFILE…)");
+        return CliWords::tr("record needs one or more profile names or DSNs (leasewatch record PROFILE…)");
     if (p.isSet(o.metrics)) {
         if (!parseMetricsAddress(p.value(o.metrics)))
-            return QStringLiteral("--metrics needs [ADDR:]PORT with an IP address (127.0.0.1:9471, 0.0.0.0:9471, "
+            return CliWords::tr("--metrics needs [ADDR:]PORT with an IP address (127.0.0.1:9471, 0.0.0.0:9471, "
                                   "[::1]:9471)");
         inv.metrics = p.value(o.metrics);
     }
     if (p.isSet(o.serve)) {
         if (!parseMetricsAddress(p.value(o.serve)))
-            return QStringLiteral("--serve needs [ADDR:]PORT with an IP address (127.0.0.1:9472, 0.0.0.0:9472, "
+            return CliWords::tr("--serve needs [ADDR:]PORT with an IP address (127.0.0.1:9472, 0.0.0.0:9472, "
                                   "[::1]:9472)");
         inv.serve = p.value(o.serve);
     }
@@ -442,14 +450,14 @@ std::optional<QString> parseBundle(const QCommandLineParser& p, const Options& o
 {
     inv.mode = Invocation::Mode::CutBundle;
     if (pos.size() != 2)
-        return QStringLiteral("bundle needs a profile name or DSN and the file to write (leasewatch bundle PROFILE "
+        return CliWords::tr("bundle needs a profile name or DSN and the file to write (leasewatch bundle PROFILE "
                               "incident.lwbundle [--minutes N])");
     inv.bundleFile = pos.takeLast();
     if (p.isSet(o.minutes)) {
         bool ok = false;
         inv.bundleMinutes = p.value(o.minutes).toInt(&ok);
         if (!ok || inv.bundleMinutes <= 0)
-            return QStringLiteral("--minutes must be a positive number of minutes");
+            return CliWords::tr("--minutes must be a positive number of minutes");
     }
     // Only which store: the profile's, or the DSN's.
     inv.dsn = pos.first();
@@ -465,7 +473,7 @@ std::optional<QString> parseExpire(const QCommandLineParser& p, const Options& o
 {
     inv.mode = Invocation::Mode::Expire;
     if (pos.size() != 2 || !p.isSet(o.holder))
-        return QStringLiteral("expire needs a profile name or DSN, the lease name and --holder (leasewatch expire DSN "
+        return CliWords::tr("expire needs a profile name or DSN, the lease name and --holder (leasewatch expire DSN "
                               "NAME --holder HOLDER)");
     inv.leaseName = pos.takeLast();
     inv.holder = p.value(o.holder);
@@ -484,11 +492,20 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
         inv.error = msg;
         return inv;
     };
+    // --lang before anything else, so that --help and the errors of the parse itself are said in it.
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--lang") && i + 1 < args.size())
+            inv.language = args[i + 1].trimmed().toLower();
+        else if (args[i].startsWith(QLatin1String("--lang=")))
+            inv.language = args[i].mid(7).trimmed().toLower();
+    }
+    if (!availableLanguages().contains(inv.language))
+        inv.language.clear(); // said below, once the parse has found the option
     // First with every option, to find the command; then with the command's own.
     QCommandLineParser any;
     any.addOptions(o.all());
     if (!any.parse(args))
-        return fail(any.errorText() + QStringLiteral(" (see leasewatch --help)"));
+        return fail(any.errorText() + CliWords::tr(" (see leasewatch --help)"));
     const Command c = commandOf(any);
     QCommandLineParser p;
     p.setApplicationDescription(description(c));
@@ -496,18 +513,18 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     const QString name = QLatin1String(commandName(c));
     if (c == Command::Window)
         p.addPositionalArgument(QStringLiteral("PROFILE|DSN"),
-                                QStringLiteral("Saved profile, or connection string, URI or service name."),
+                                CliWords::tr("Saved profile, or connection string, URI or service name."),
                                 QStringLiteral("[PROFILE|DSN]"));
     else // the usage line: "leasewatch [options] snapshot PROFILE|DSN... [--json]"
-        p.addPositionalArgument(name, QStringLiteral("The command."),
+        p.addPositionalArgument(name, CliWords::tr("The command."),
                                 description(c).section(QLatin1Char(':'), 0, 0).mid(int(qstrlen("leasewatch "))));
     // Without a QCoreApplication (the terminal commands parse first) Qt's usage line reads
     // "<executable_name>".
     inv.helpText = p.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("leasewatch"));
     if (!p.parse(args)) {
-        const QString see = c == Command::Window ? QStringLiteral("leasewatch --help")
-                                                 : QStringLiteral("leasewatch %1 --help").arg(name);
-        return fail(QStringLiteral("%1 (see %2)").arg(p.errorText(), see));
+        const QString see = c == Command::Window ? CliWords::tr("leasewatch --help")
+                                                 : CliWords::tr("leasewatch %1 --help").arg(name);
+        return fail(CliWords::tr("%1 (see %2)").arg(p.errorText(), see));
     }
     if (p.isSet(o.help)) {
         inv.mode = Invocation::Mode::Help;
@@ -520,7 +537,7 @@ Invocation parseCommandLine(const QStringList& args, const ProfileStore* profile
     if (p.isSet(o.lang)) {
         inv.language = p.value(o.lang).trimmed().toLower();
         if (!availableLanguages().contains(inv.language))
-            return fail(QStringLiteral("--lang must be de or en, not \"%1\"").arg(p.value(o.lang)));
+            return fail(CliWords::tr("--lang must be de or en, not \"%1\"").arg(p.value(o.lang)));
     }
     QStringList pos = p.positionalArguments();
     if (c != Command::Window)

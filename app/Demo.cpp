@@ -1,4 +1,5 @@
 #include "Demo.h"
+#include "domain/Words.h"
 
 #include "pg/PgConnection.h"
 #include "sim/Simulator.h"
@@ -45,14 +46,16 @@ std::optional<QString> Demo::start(const QString& clusterDir)
 {
     // A demo that was killed (or crashed) left its server running: stop it before starting another.
     if (const int n = cluster::ThrowawayCluster::reapOrphans())
-        QTextStream(stderr) << "leasewatch: stopped and removed " << n
-                            << " demo cluster(s) left by a console that did not quit\n";
+        QTextStream(stderr) << TerminalWords::tr("leasewatch: stopped and removed %1 demo cluster(s) left by a console "
+                                                 "that did not quit")
+                                   .arg(n)
+                            << "\n";
     cluster::ClusterOptions o;
     o.directory = clusterDir;
     o.maxConnections = 40;
     cluster_ = std::make_unique<cluster::ThrowawayCluster>(o);
     if (auto e = cluster_->start())
-        return QStringLiteral("cannot start the demo cluster: ") + *e;
+        return TerminalWords::tr("cannot start the demo cluster: %1").arg(*e);
 
     pg::Connection c;
     pg::ConnectOptions co;
@@ -60,11 +63,11 @@ std::optional<QString> Demo::start(const QString& clusterDir)
     co.readOnly = false;
     co.applicationName = QStringLiteral("leasewatch-demo-setup");
     if (auto e = c.connect(co); e.isError())
-        return QStringLiteral("cannot connect to the demo cluster: ") + e.toDisplayString();
+        return TerminalWords::tr("cannot connect to the demo cluster: %1").arg(e.toDisplayString());
     pg::ResultPtr r;
     const auto deadline = pg::Clock::now() + std::chrono::seconds(30);
     if (auto e = c.exec({"CREATE DATABASE leasewatch_demo", {}}, r, deadline); e.isError())
-        return QStringLiteral("cannot create the demo database: ") + e.toDisplayString();
+        return TerminalWords::tr("cannot create the demo database: %1").arg(e.toDisplayString());
     // hashtext() is the server's: find a colliding pair here (about 0.3 s) for the demo's lock names.
     if (auto e = c.exec({"SELECT n FROM (SELECT 'report-' || i AS n FROM generate_series(1, 400000) i) s "
                          "WHERE hashtext(n) = (SELECT hashtext(n2) FROM (SELECT 'report-' || i AS n2 FROM "
@@ -82,7 +85,7 @@ std::optional<QString> Demo::start(const QString& clusterDir)
     so.seed = 42;
     sim_ = std::make_unique<sim::Simulator>(so);
     if (auto e = sim_->start())
-        return QStringLiteral("cannot start the simulated workload: ") + *e;
+        return TerminalWords::tr("cannot start the simulated workload: %1").arg(*e);
     return std::nullopt;
 }
 

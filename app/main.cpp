@@ -56,14 +56,27 @@ int main(int argc, char** argv)
 
     switch (inv.mode) {
     case lw::app::Invocation::Mode::Help:
-        out << inv.helpText;
-        return 0;
+    case lw::app::Invocation::Mode::Error: {
+        // Parsed again in the chosen language: the translators need a QCoreApplication, which the
+        // first parse (before any, so that the window can make its QApplication) had not.
+        // argv[0] as the usage line says it ("Usage: leasewatch …", not the path it was started by).
+        int n = 1;
+        char name[] = "leasewatch";
+        char* shown[] = {name, nullptr};
+        QCoreApplication app(n, shown);
+        setIdentity();
+        lw::installLanguage(lw::chooseLanguage(inv.language));
+        const lw::app::Invocation said = lw::app::parseCommandLine(args, &profiles);
+        if (said.mode == lw::app::Invocation::Mode::Help) {
+            out << said.helpText;
+            return 0;
+        }
+        err << "leasewatch: " << said.error << "\n";
+        return 2;
+    }
     case lw::app::Invocation::Mode::Version:
         out << "leasewatch " << LEASEWATCH_VERSION << "\n";
         return 0;
-    case lw::app::Invocation::Mode::Error:
-        err << "leasewatch: " << inv.error << "\n";
-        return 2;
     case lw::app::Invocation::Mode::Record:
     case lw::app::Invocation::Mode::CutBundle:
     case lw::app::Invocation::Mode::Snapshot:

@@ -304,7 +304,8 @@ QStringList MainWindow::saveScreenshots(const QString& dir)
             QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
         }
         QString name = tabs_->tabText(i).section(QLatin1Char('('), 0, 0).trimmed().toLower();
-        name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+        // Letters of any language: "Überblick" is window-überblick.png, not window--berblick.png.
+        name.replace(QRegularExpression(QStringLiteral("[^\\p{L}\\p{N}]+")), QStringLiteral("-"));
         const QString path = QDir(dir).filePath(QStringLiteral("window-%1.png").arg(name));
         if (grab().save(path, "PNG"))
             written << path;
@@ -381,7 +382,7 @@ void MainWindow::updateConnectionLabel()
             text = (monitor_->isPaused() ? tr("● via recorder (pid %1), paused") : tr("● via recorder (pid %1)"))
                        .arg(dw.feedRecorder().pid);
             if (ageMs >= 0)
-                text += tr(" · refresh %1 s old").arg(double(ageMs) / 1000.0, 0, 'f', ageMs < 10000 ? 1 : 0);
+                text += tr(" · refresh %1 s old").arg(formatDecimal(double(ageMs) / 1000.0, ageMs < 10000 ? 1 : 0));
         }
         style = QStringLiteral("color: #2e7d32;");
         break;

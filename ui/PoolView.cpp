@@ -368,7 +368,7 @@ void PoolView::updateTableAndGauges()
     const double lockShare = cap > 0 ? double(c->lockTableEntries) / cap : 0;
     setGauge(lockGauge_, c->lockTableEntries, cap,
              tr("≈ %1 % — %2 of ≈ %3 entries")
-                 .arg(100 * lockShare, 0, 'f', lockShare < 0.1 ? 1 : 0)
+                 .arg(formatDecimal(100 * lockShare, lockShare < 0.1 ? 1 : 0))
                  .arg(num(c->lockTableEntries), num(cap)));
     styleGauge(lockGauge_, lockShare, th.lockTableShare);
     lockText_->setText(tr("%1 of them advisory locks. The nominal capacity is a floor: the server "

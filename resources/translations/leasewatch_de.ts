@@ -48,6 +48,324 @@
     </message>
 </context>
 <context>
+    <name>lw::Cli</name>
+    <message>
+        <source>Show this help.</source>
+        <translation>Diese Hilfe zeigen.</translation>
+    </message>
+    <message>
+        <source>Show the version.</source>
+        <translation>Die Version zeigen.</translation>
+    </message>
+    <message>
+        <source>Run the embedded demo.</source>
+        <translation>Die eingebaute Demo starten.</translation>
+    </message>
+    <message>
+        <source>Open every saved profile at a glance, worst first.</source>
+        <translation>Alle gespeicherten Profile auf einen Blick öffnen, das schlimmste zuerst.</translation>
+    </message>
+    <message>
+        <source>Open an incident bundle (or a history store) offline, read-only.</source>
+        <translation>Ein Störfall-Bündel (oder einen Verlaufsspeicher) offline und nur lesend öffnen.</translation>
+    </message>
+    <message>
+        <source>Save a PNG of every page into DIR before quitting.</source>
+        <translation>Vor dem Beenden ein PNG jeder Seite in DIR speichern.</translation>
+    </message>
+    <message>
+        <source>Quit by itself after SECONDS (with --screenshots: take them then).</source>
+        <translation>Nach SECONDS von selbst beenden (mit --screenshots: dann die Bilder aufnehmen).</translation>
+    </message>
+    <message>
+        <source>Leases table preset (read only this table): default, shedlock, river, oban, quartz, db-scheduler, graphile-worker, graphile-worker-queue, liquibase.</source>
+        <translation>Vorlage der Lease-Tabelle (nur diese Tabelle lesen): default, shedlock, river, oban, quartz, db-scheduler, graphile-worker, graphile-worker-queue, liquibase.</translation>
+    </message>
+    <message>
+        <source>Do not look for library lease tables; read public.leases (or the table named) only.</source>
+        <translation>Nicht nach Lease-Tabellen von Bibliotheken suchen; nur public.leases (oder die genannte Tabelle) lesen.</translation>
+    </message>
+    <message>
+        <source>Leases table as [schema.]table (default public.leases).</source>
+        <translation>Lease-Tabelle als [Schema.]Tabelle (Vorgabe public.leases).</translation>
+    </message>
+    <message>
+        <source>Leases table columns: name,holder,taken_at,expires_at.</source>
+        <translation>Spalten der Lease-Tabelle: name,holder,taken_at,expires_at.</translation>
+    </message>
+    <message>
+        <source>How the time columns store time: timestamptz, utc (naive UTC) or a zone name.</source>
+        <translation>Wie die Zeitspalten Zeit speichern: timestamptz, utc (naive UTC) oder ein Zonenname.</translation>
+    </message>
+    <message>
+        <source>Lease TTL in seconds (default: inferred from renewals).</source>
+        <translation>TTL der Leases in Sekunden (Vorgabe: aus den Erneuerungen abgeleitet).</translation>
+    </message>
+    <message>
+        <source>Refresh interval in milliseconds (default 1000).</source>
+        <translation>Aktualisierungsabstand in Millisekunden (Vorgabe 1000).</translation>
+    </message>
+    <message>
+        <source>Operator mode: allow force-expire and cancel/terminate (off by default).</source>
+        <translation>Operator-Modus: „Ablauf erzwingen“ und Abbrechen/Beenden erlauben (standardmäßig aus).</translation>
+    </message>
+    <message>
+        <source>Operator mode: also record each change in this server-side table ([schema.]table), in the same transaction.</source>
+        <translation>Operator-Modus: jede Änderung zusätzlich in dieser serverseitigen Tabelle ([Schema.]Tabelle) festhalten, in derselben Transaktion.</translation>
+    </message>
+    <message>
+        <source>Known advisory lock names or patterns (%Y %m %d), comma-separated, to resolve keys.</source>
+        <translation>Bekannte Namen oder Muster von Advisory-Sperren (%Y %m %d), durch Kommas getrennt, um Schlüssel aufzulösen.</translation>
+    </message>
+    <message>
+        <source>Configured pool size of an application: NAME=N (repeatable).</source>
+        <translation>Eingestellte Poolgröße einer Anwendung: NAME=N (wiederholbar).</translation>
+    </message>
+    <message>
+        <source>Also watch this PgBouncer admin console (e.g. &quot;host=… port=6432 dbname=pgbouncer&quot;).</source>
+        <translation>Auch diese Admin-Konsole von PgBouncer beobachten (z. B. „host=… port=6432 dbname=pgbouncer“).</translation>
+    </message>
+    <message>
+        <source>Print JSON.</source>
+        <translation>JSON ausgeben.</translation>
+    </message>
+    <message>
+        <source>Stop after N refreshes (default: until interrupted).</source>
+        <translation>Nach N Aktualisierungen aufhören (Vorgabe: bis zur Unterbrechung).</translation>
+    </message>
+    <message>
+        <source>Serve Prometheus metrics at http://ADDR:PORT/metrics (ADDR 127.0.0.1 unless given; 0.0.0.0 binds every interface).</source>
+        <translation>Prometheus-Metriken unter http://ADDR:PORT/metrics bereitstellen (ADDR 127.0.0.1, wenn nicht angegeben; 0.0.0.0 bindet alle Schnittstellen).</translation>
+    </message>
+    <message>
+        <source>The last N minutes recorded (default 60).</source>
+        <translation>Die letzten N aufgezeichneten Minuten (Vorgabe 60).</translation>
+    </message>
+    <message>
+        <source>The holder the lease must still have.</source>
+        <translation>Der Halter, den die Lease noch haben muss.</translation>
+    </message>
+    <message>
+        <source>Also offer the live refreshes over TCP at ADDR:PORT (127.0.0.1 unless given) to viewers that present the token (leasewatch feed://HOST:PORT); TLS through a reverse proxy.</source>
+        <translation>Die laufenden Aktualisierungen auch über TCP unter ADDR:PORT anbieten (127.0.0.1, wenn nicht angegeben), für Betrachter, die das Token vorlegen (leasewatch feed://HOST:PORT); TLS über einen Reverse-Proxy.</translation>
+    </message>
+    <message>
+        <source>The feed&apos;s token file (default ~/.local/share/Leasewatch/leasewatch/feed.token): the recorder writes it, a feed:// viewer presents it.</source>
+        <translation>Die Token-Datei der Übertragung (Vorgabe ~/.local/share/Leasewatch/leasewatch/feed.token): Der Rekorder schreibt sie, ein feed://-Betrachter legt sie vor.</translation>
+    </message>
+    <message>
+        <source>Connect to the database even when `leasewatch record` watches it (by default a window or watch reads the recorder&apos;s live refreshes: one connection for all).</source>
+        <translation>Sich mit der Datenbank verbinden, auch wenn `leasewatch record` sie beobachtet (standardmäßig liest ein Fenster oder watch die laufenden Aktualisierungen des Rekorders: eine Verbindung für alle).</translation>
+    </message>
+    <message>
+        <source>The language of what it shows and prints: de or en (default: the window&apos;s setting, else LC_ALL, LC_MESSAGES or LANG).</source>
+        <translation>Die Sprache dessen, was es zeigt und ausgibt: de oder en (Vorgabe: die Einstellung des Fensters, sonst LC_ALL, LC_MESSAGES oder LANG).</translation>
+    </message>
+    <message>
+        <source>Go ahead although the holder may be alive (the window&apos;s second confirmation).</source>
+        <translation>Fortfahren, obwohl der Halter vielleicht lebt (die zweite Bestätigung des Fensters).</translation>
+    </message>
+    <message>
+        <source>Leasewatch: live console for PostgreSQL leases, advisory locks and connection pools.
+
+  leasewatch [options] [PROFILE|DSN]     open the console on a saved profile or on DSN
+                                         (conninfo, URI or service name); none: choose a profile
+  leasewatch --fleet                     every saved profile at a glance, worst first
+  leasewatch --demo                      open the console on a throwaway demo cluster with a
+                                         simulated workload
+  leasewatch snapshot PROFILE|DSN... [--json]  print one refresh and exit (no display needed);
+                                         several: one line per database first, worst first
+  leasewatch watch PROFILE|DSN... [--json]  print it again at every refresh (no display needed)
+  leasewatch record PROFILE|DSN...      record each database&apos;s history continuously, headless
+                                         (systemd: leasewatch-record@PROFILE.service);
+                                         --metrics [ADDR:]PORT also serves Prometheus /metrics;
+                                         windows and watch on this machine read its live refreshes
+                                         (one connection for all; --direct connects anyway);
+                                         --serve [ADDR:]PORT offers them over TCP, with a token
+  leasewatch feed://HOST:PORT[/NAME]    open a window on a recorder&apos;s live feed (--token FILE)
+  leasewatch bundle PROFILE|DSN FILE [--minutes N]
+                                         cut an incident bundle of the last N minutes (60)
+                                         from its recorded history
+  leasewatch expire PROFILE|DSN NAME --holder HOLDER
+                                         force-expire a stale lease (operator mode only); exit 0
+                                         only when the lease was expired
+
+leasewatch COMMAND --help lists a command&apos;s options. Profiles are kept in ~/.config/Leasewatch/leasewatch/profiles.json (File &gt; Profiles…).</source>
+        <translation>Leasewatch: Live-Konsole für PostgreSQL-Leases, Advisory-Sperren und Verbindungspools.
+
+  leasewatch [Optionen] [PROFILE|DSN]    die Konsole auf einem gespeicherten Profil oder auf DSN
+                                         öffnen (conninfo, URI oder Servicename); ohne: Profil wählen
+  leasewatch --fleet                     alle gespeicherten Profile auf einen Blick, das schlimmste
+                                         zuerst
+  leasewatch --demo                      die Konsole auf einem Wegwerf-Demo-Cluster mit simulierter
+                                         Last öffnen
+  leasewatch snapshot PROFILE|DSN... [--json]  eine Aktualisierung ausgeben und enden (ohne Anzeige);
+                                         mehrere: zuerst eine Zeile je Datenbank, die schlimmste zuerst
+  leasewatch watch PROFILE|DSN... [--json]  sie bei jeder Aktualisierung neu ausgeben (ohne Anzeige)
+  leasewatch record PROFILE|DSN...      den Verlauf jeder Datenbank fortlaufend aufzeichnen, ohne
+                                         Fenster (systemd: leasewatch-record@PROFILE.service);
+                                         --metrics [ADDR:]PORT stellt auch Prometheus-/metrics bereit;
+                                         Fenster und watch auf diesem Rechner lesen seine laufenden
+                                         Aktualisierungen (eine Verbindung für alle; --direct verbindet
+                                         sich trotzdem); --serve [ADDR:]PORT bietet sie über TCP an,
+                                         mit einem Token
+  leasewatch feed://HOST:PORT[/NAME]    ein Fenster auf der Übertragung eines Rekorders öffnen
+                                         (--token FILE)
+  leasewatch bundle PROFILE|DSN FILE [--minutes N]
+                                         ein Störfall-Bündel der letzten N Minuten (60) aus dem
+                                         aufgezeichneten Verlauf schneiden
+  leasewatch expire PROFILE|DSN NAME --holder HOLDER
+                                         den Ablauf einer verwaisten Lease erzwingen (nur im
+                                         Operator-Modus); Exit 0 nur, wenn die Lease abgelaufen ist
+
+leasewatch COMMAND --help zeigt die Optionen eines Befehls. Profile liegen in ~/.config/Leasewatch/leasewatch/profiles.json (Datei &gt; Profile…).</translation>
+    </message>
+    <message>
+        <source>leasewatch snapshot PROFILE|DSN... [--json]: print one refresh of each database and exit (no display needed); several: one line per database first, worst first.</source>
+        <translation>leasewatch snapshot PROFILE|DSN... [--json]: eine Aktualisierung jeder Datenbank ausgeben und enden (ohne Anzeige); mehrere: zuerst eine Zeile je Datenbank, die schlimmste zuerst.</translation>
+    </message>
+    <message>
+        <source>leasewatch watch PROFILE|DSN... [--json]: print each database&apos;s refresh again at every refresh (no display needed), until interrupted or --count refreshes.</source>
+        <translation>leasewatch watch PROFILE|DSN... [--json]: die Aktualisierung jeder Datenbank bei jeder Aktualisierung neu ausgeben (ohne Anzeige), bis zur Unterbrechung oder nach --count Aktualisierungen.</translation>
+    </message>
+    <message>
+        <source>leasewatch record PROFILE|DSN...: record each database&apos;s history continuously, headless (systemd: leasewatch-record@PROFILE.service).</source>
+        <translation>leasewatch record PROFILE|DSN...: den Verlauf jeder Datenbank fortlaufend aufzeichnen, ohne Fenster (systemd: leasewatch-record@PROFILE.service).</translation>
+    </message>
+    <message>
+        <source>leasewatch bundle PROFILE|DSN FILE [--minutes N]: cut an incident bundle of the last N minutes from the database&apos;s recorded history.</source>
+        <translation>leasewatch bundle PROFILE|DSN FILE [--minutes N]: ein Störfall-Bündel der letzten N Minuten aus dem aufgezeichneten Verlauf der Datenbank schneiden.</translation>
+    </message>
+    <message>
+        <source>leasewatch expire PROFILE|DSN NAME --holder HOLDER: force-expire a stale lease (operator mode only); exit 0 only when the lease was expired.</source>
+        <translation>leasewatch expire PROFILE|DSN NAME --holder HOLDER: den Ablauf einer verwaisten Lease erzwingen (nur im Operator-Modus); Exit 0 nur, wenn die Lease abgelaufen ist.</translation>
+    </message>
+    <message>
+        <source>unknown preset &quot;%1&quot; (known: %2)</source>
+        <translation>unbekannte Vorlage „%1“ (bekannt: %2)</translation>
+    </message>
+    <message>
+        <source>--columns needs four names: name,holder,taken_at,expires_at</source>
+        <translation>--columns braucht vier Namen: name,holder,taken_at,expires_at</translation>
+    </message>
+    <message>
+        <source>--time-kind needs timestamptz, utc or a time zone name</source>
+        <translation>--time-kind braucht timestamptz, utc oder den Namen einer Zeitzone</translation>
+    </message>
+    <message>
+        <source>--ttl must be a positive number of seconds</source>
+        <translation>--ttl muss eine positive Zahl von Sekunden sein</translation>
+    </message>
+    <message>
+        <source>--interval must be a number of milliseconds &gt;= 100</source>
+        <translation>--interval muss eine Zahl von Millisekunden &gt;= 100 sein</translation>
+    </message>
+    <message>
+        <source>--pool-size needs NAME=N with N &gt; 0</source>
+        <translation>--pool-size braucht NAME=N mit N &gt; 0</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is named twice</source>
+        <translation>%1 ist zweimal genannt</translation>
+    </message>
+    <message>
+        <source>profile &quot;%1&quot;: &quot;via recorder&quot; must be feed://HOST:PORT[/NAME]</source>
+        <translation>Profil „%1“: „Über Rekorder“ muss feed://HOST:PORT[/NAME] sein</translation>
+    </message>
+    <message>
+        <source>%1 is not a feed address: feed://HOST:PORT or feed://HOST:PORT/NAME (NAME: the database as the recorder names it)</source>
+        <translation>%1 ist keine Übertragungsadresse: feed://HOST:PORT oder feed://HOST:PORT/NAME (NAME: die Datenbank, wie der Rekorder sie nennt)</translation>
+    </message>
+    <message>
+        <source>--direct connects to a database; a feed:// address has none</source>
+        <translation>--direct verbindet sich mit einer Datenbank; eine feed://-Adresse hat keine</translation>
+    </message>
+    <message>
+        <source>operator actions go to the database, which a feed:// address does not name: open a profile whose &quot;via recorder&quot; is this feed</source>
+        <translation>Operator-Aktionen gehen an die Datenbank, die eine feed://-Adresse nicht nennt: Öffnen Sie ein Profil, dessen „Über Rekorder“ diese Übertragung ist</translation>
+    </message>
+    <message>
+        <source>--fleet shows every saved profile; it takes no profile or DSN</source>
+        <translation>--fleet zeigt alle gespeicherten Profile; es nimmt kein Profil und keine DSN</translation>
+    </message>
+    <message>
+        <source>one profile name or DSN expected, got %1 arguments</source>
+        <translation>ein Profilname oder eine DSN erwartet, %1 Argumente erhalten</translation>
+    </message>
+    <message>
+        <source>--quit-after must be a positive number of seconds</source>
+        <translation>--quit-after muss eine positive Zahl von Sekunden sein</translation>
+    </message>
+    <message>
+        <source>%1 needs one or more profile names or DSNs (leasewatch %1 &quot;host=… dbname=…&quot;)</source>
+        <translation>%1 braucht einen oder mehrere Profilnamen oder DSNs (leasewatch %1 &quot;host=… dbname=…&quot;)</translation>
+    </message>
+    <message>
+        <source>--count must be a positive number of refreshes</source>
+        <translation>--count muss eine positive Zahl von Aktualisierungen sein</translation>
+    </message>
+    <message>
+        <source>snapshot reads the database itself; `leasewatch watch feed://…` reads a recorder&apos;s feed</source>
+        <translation>snapshot liest die Datenbank selbst; `leasewatch watch feed://…` liest die Übertragung eines Rekorders</translation>
+    </message>
+    <message>
+        <source>record needs one or more profile names or DSNs (leasewatch record PROFILE…)</source>
+        <translation>record braucht einen oder mehrere Profilnamen oder DSNs (leasewatch record PROFILE…)</translation>
+    </message>
+    <message>
+        <source>--metrics needs [ADDR:]PORT with an IP address (127.0.0.1:9471, 0.0.0.0:9471, [::1]:9471)</source>
+        <translation>--metrics braucht [ADDR:]PORT mit einer IP-Adresse (127.0.0.1:9471, 0.0.0.0:9471, [::1]:9471)</translation>
+    </message>
+    <message>
+        <source>--serve needs [ADDR:]PORT with an IP address (127.0.0.1:9472, 0.0.0.0:9472, [::1]:9472)</source>
+        <translation>--serve braucht [ADDR:]PORT mit einer IP-Adresse (127.0.0.1:9472, 0.0.0.0:9472, [::1]:9472)</translation>
+    </message>
+    <message>
+        <source>bundle needs a profile name or DSN and the file to write (leasewatch bundle PROFILE incident.lwbundle [--minutes N])</source>
+        <translation>bundle braucht einen Profilnamen oder eine DSN und die zu schreibende Datei (leasewatch bundle PROFILE incident.lwbundle [--minutes N])</translation>
+    </message>
+    <message>
+        <source>--minutes must be a positive number of minutes</source>
+        <translation>--minutes muss eine positive Zahl von Minuten sein</translation>
+    </message>
+    <message>
+        <source>expire needs a profile name or DSN, the lease name and --holder (leasewatch expire DSN NAME --holder HOLDER)</source>
+        <translation>expire braucht einen Profilnamen oder eine DSN, den Namen der Lease und --holder (leasewatch expire DSN NAME --holder HOLDER)</translation>
+    </message>
+    <message>
+        <source> (see leasewatch --help)</source>
+        <translation> (siehe leasewatch --help)</translation>
+    </message>
+    <message>
+        <source>Saved profile, or connection string, URI or service name.</source>
+        <translation>Gespeichertes Profil oder Verbindungsangabe, URI oder Servicename.</translation>
+    </message>
+    <message>
+        <source>The command.</source>
+        <translation>Der Befehl.</translation>
+    </message>
+    <message>
+        <source>leasewatch --help</source>
+        <translation>leasewatch --help</translation>
+    </message>
+    <message>
+        <source>leasewatch %1 --help</source>
+        <translation>leasewatch %1 --help</translation>
+    </message>
+    <message>
+        <source>%1 (see %2)</source>
+        <translation>%1 (siehe %2)</translation>
+    </message>
+    <message>
+        <source>--lang must be de or en, not &quot;%1&quot;</source>
+        <translation>--lang muss de oder en sein, nicht „%1“</translation>
+    </message>
+</context>
+<context>
     <name>lw::Errors</name>
     <message>
         <source>check the user name and the password in ~/.pgpass, PGPASSFILE or the service file</source>
@@ -1183,23 +1501,23 @@
     </message>
     <message>
         <source>released: %1; another instance may take it at its next attempt</source>
-        <translation>freigegeben: %1; eine andere Instanz kann es bei ihrem nächsten Versuch übernehmen</translation>
+        <translation>freigegeben: %1; eine andere Instanz kann sie bei ihrem nächsten Versuch übernehmen</translation>
     </message>
     <message>
         <source>expired: its expiry is now the server&apos;s now() (%1); another instance may take it at its next attempt</source>
-        <translation>abgelaufen: Sein Ablauf ist jetzt das now() des Servers (%1); eine andere Instanz kann es bei ihrem nächsten Versuch übernehmen</translation>
+        <translation>abgelaufen: Ihr Ablauf ist jetzt das now() des Servers (%1); eine andere Instanz kann sie bei ihrem nächsten Versuch übernehmen</translation>
     </message>
     <message>
         <source>not changed: the lease changed hands since it was shown — now held by %1, expires %2</source>
-        <translation>nicht geändert: Das Lease hat den Halter gewechselt, seit es angezeigt wurde — jetzt gehalten von %1, läuft ab %2</translation>
+        <translation>nicht geändert: Die Lease hat den Halter gewechselt, seit sie angezeigt wurde — jetzt gehalten von %1, läuft ab %2</translation>
     </message>
     <message>
         <source>not changed: the holder renewed it since it was shown (so it is alive) — new expiry %1</source>
-        <translation>nicht geändert: Der Halter hat es erneuert, seit es angezeigt wurde (er lebt also) — neuer Ablauf %1</translation>
+        <translation>nicht geändert: Der Halter hat sie erneuert, seit sie angezeigt wurde (er lebt also) — neuer Ablauf %1</translation>
     </message>
     <message>
         <source>not changed: the lease was taken again since it was shown (taken at %1, expires %2); its holder string %3 is the same, but a holder string can be shared (every instance on one host), so this may be another instance</source>
-        <translation>nicht geändert: Das Lease wurde erneut genommen, seit es angezeigt wurde (genommen um %1, läuft ab %2); sein Halter-Text %3 ist derselbe, aber einen Halter-Text können sich mehrere teilen (jede Instanz auf einem Host), es kann also eine andere Instanz sein</translation>
+        <translation>nicht geändert: Die Lease wurde erneut genommen, seit sie angezeigt wurde (genommen um %1, läuft ab %2); ihr Halter-Text %3 ist derselbe, aber einen Halter-Text können sich mehrere teilen (jede Instanz auf einem Host), es kann also eine andere Instanz sein</translation>
     </message>
     <message>
         <source>not changed: %1 rows are named &quot;%2&quot; (holders %3); the name column has no unique constraint, so the console cannot tell which row was shown, and the transaction was rolled back. Remove the duplicate rows, or add a unique constraint on the name column, then try again</source>
@@ -1207,15 +1525,15 @@
     </message>
     <message>
         <source>outcome unknown: COMMIT was sent and no answer came (%1); the expiry may now be the server&apos;s now(). Look at the lease before acting again</source>
-        <translation>Ergebnis unbekannt: COMMIT wurde gesendet, und keine Antwort kam (%1); der Ablauf ist jetzt womöglich das now() des Servers. Sehen Sie sich das Lease an, bevor Sie erneut handeln</translation>
+        <translation>Ergebnis unbekannt: COMMIT wurde gesendet, und keine Antwort kam (%1); der Ablauf ist jetzt womöglich das now() des Servers. Sehen Sie sich die Lease an, bevor Sie erneut handeln</translation>
     </message>
     <message>
         <source>not changed: it had already expired (expiry %1; another console may have force-expired it)</source>
-        <translation>nicht geändert: Es war schon abgelaufen (Ablauf %1; eine andere Konsole hat den Ablauf vielleicht erzwungen)</translation>
+        <translation>nicht geändert: Sie war schon abgelaufen (Ablauf %1; eine andere Konsole hat den Ablauf vielleicht erzwungen)</translation>
     </message>
     <message>
         <source>not changed: the lease no longer exists or is no longer held</source>
-        <translation>nicht geändert: Das Lease gibt es nicht mehr, oder es wird nicht mehr gehalten</translation>
+        <translation>nicht geändert: Die Lease gibt es nicht mehr, oder sie wird nicht mehr gehalten</translation>
     </message>
     <message>
         <source>refused for lack of privilege: role %1 needs %2 — %3</source>
@@ -1337,7 +1655,7 @@
     </message>
     <message>
         <source>the leader&apos;s lease ran out and no other node was elected: no Oban node is doing leader work (plugins, pruning, rescues)</source>
-        <translation>das Lease des Leaders ist abgelaufen, und kein anderer Knoten wurde gewählt: Kein Oban-Knoten erledigt die Leader-Arbeit (Plugins, Pruning, Rescues)</translation>
+        <translation>die Lease des Leaders ist abgelaufen, und kein anderer Knoten wurde gewählt: Kein Oban-Knoten erledigt die Leader-Arbeit (Plugins, Pruning, Rescues)</translation>
     </message>
     <message>
         <source>Quartz recovers a failed instance itself: a live clustered scheduler repairs its triggers and deletes its check-in row (JobStoreSupport.clusterRecover). Deleting the row by hand would skip that repair; start one instance of the cluster instead.</source>
@@ -1590,11 +1908,11 @@
     </message>
     <message>
         <source>Cancel the running statement of pid %1: %2 gets &quot;canceling statement due to user request&quot; (SQLSTATE 57014) and its transaction aborts, releasing the transaction-level locks. Session-level locks stay held (it holds %3); an idle session has nothing to cancel. Leases are rows: none is released.</source>
-        <translation>Die laufende Anweisung von PID %1 abbrechen: %2 bekommt „canceling statement due to user request“ (SQLSTATE 57014), und ihre Transaktion bricht ab, was die Sperren auf Transaktionsebene freigibt. Sperren auf Sitzungsebene bleiben gehalten (sie hält %3); eine untätige Sitzung hat nichts abzubrechen. Leases sind Zeilen: Keines wird freigegeben.</translation>
+        <translation>Die laufende Anweisung von PID %1 abbrechen: %2 bekommt „canceling statement due to user request“ (SQLSTATE 57014), und ihre Transaktion bricht ab, was die Sperren auf Transaktionsebene freigibt. Sperren auf Sitzungsebene bleiben gehalten (sie hält %3); eine untätige Sitzung hat nichts abzubrechen. Leases sind Zeilen: Keine wird freigegeben.</translation>
     </message>
     <message>
         <source>Terminate pid %1: its connection closes, %2 sees &quot;terminating connection due to administrator command&quot; (SQLSTATE 57P01) and must reconnect; its open transaction rolls back and every lock it holds is released (%3). Leases are rows: none is released, they expire on their own or by force-expire.</source>
-        <translation>PID %1 beenden: Ihre Verbindung schließt sich, %2 sieht „terminating connection due to administrator command“ (SQLSTATE 57P01) und muss sich neu verbinden; ihre offene Transaktion wird zurückgerollt, und jede Sperre, die sie hält, wird freigegeben (%3). Leases sind Zeilen: Keines wird freigegeben, sie laufen von selbst oder per „Ablauf erzwingen“ ab.</translation>
+        <translation>PID %1 beenden: Ihre Verbindung schließt sich, %2 sieht „terminating connection due to administrator command“ (SQLSTATE 57P01) und muss sich neu verbinden; ihre offene Transaktion wird zurückgerollt, und jede Sperre, die sie hält, wird freigegeben (%3). Leases sind Zeilen: Keine wird freigegeben, sie laufen von selbst oder per „Ablauf erzwingen“ ab.</translation>
     </message>
     <message>
         <source>not sent: operator mode is off for this profile</source>
@@ -1944,11 +2262,11 @@ die Uhr des Schreibers geht mindestens %1 hinter der des Servers: Seine Leases w
     </message>
     <message>
         <source>leasewatch: no lease named &quot;%1&quot; in any lease table; nothing was sent</source>
-        <translation>leasewatch: kein Lease namens „%1“ in irgendeiner Lease-Tabelle; nichts wurde gesendet</translation>
+        <translation>leasewatch: keine Lease namens „%1“ in irgendeiner Lease-Tabelle; nichts wurde gesendet</translation>
     </message>
     <message>
         <source>leasewatch: no lease named &quot;%1&quot; in %2; nothing was sent</source>
-        <translation>leasewatch: kein Lease namens „%1“ in %2; nichts wurde gesendet</translation>
+        <translation>leasewatch: keine Lease namens „%1“ in %2; nichts wurde gesendet</translation>
     </message>
     <message>
         <source>leasewatch: several leases are named &quot;%1&quot; (in %2); name the table with --table; nothing was sent</source>
@@ -1972,7 +2290,7 @@ die Uhr des Schreibers geht mindestens %1 hinter der des Servers: Seine Leases w
     </message>
     <message>
         <source>leasewatch: refused: the holder may be alive, and expiring its lease would let a second instance run the same work; nothing was sent. Check the evidence above and rerun with --even-if-alive to expire it anyway (it still only expires the lease if &quot;%1&quot; holds it).</source>
-        <translation>leasewatch: abgelehnt: Der Halter lebt vielleicht, und sein Lease ablaufen zu lassen, ließe eine zweite Instanz dieselbe Arbeit tun; nichts wurde gesendet. Prüfen Sie die Hinweise oben und starten Sie erneut mit --even-if-alive, um es trotzdem ablaufen zu lassen (es läuft dann nur ab, wenn „%1“ es hält).</translation>
+        <translation>leasewatch: abgelehnt: Der Halter lebt vielleicht, und seine Lease ablaufen zu lassen, ließe eine zweite Instanz dieselbe Arbeit tun; nichts wurde gesendet. Prüfen Sie die Hinweise oben und starten Sie erneut mit --even-if-alive, um sie trotzdem ablaufen zu lassen (sie läuft dann nur ab, wenn „%1“ sie hält).</translation>
     </message>
     <message>
         <source>leasewatch: WARNING: the local audit log %1 could not record this: %2</source>
@@ -2143,6 +2461,26 @@ LEASES</translation>
     <message>
         <source>%1 reserved connection(s), which %2 may not use (GRANT pg_use_reserved_connections TO %3;)</source>
         <translation>%1 reservierte Verbindung(en), die %2 nicht nutzen darf (GRANT pg_use_reserved_connections TO %3;)</translation>
+    </message>
+    <message>
+        <source>leasewatch: stopped and removed %1 demo cluster(s) left by a console that did not quit</source>
+        <translation>leasewatch: %1 Demo-Cluster angehalten und entfernt, die eine nicht beendete Konsole hinterlassen hat</translation>
+    </message>
+    <message>
+        <source>cannot start the demo cluster: %1</source>
+        <translation>der Demo-Cluster lässt sich nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>cannot connect to the demo cluster: %1</source>
+        <translation>keine Verbindung zum Demo-Cluster: %1</translation>
+    </message>
+    <message>
+        <source>cannot create the demo database: %1</source>
+        <translation>die Demo-Datenbank lässt sich nicht anlegen: %1</translation>
+    </message>
+    <message>
+        <source>cannot start the simulated workload: %1</source>
+        <translation>die simulierte Last lässt sich nicht starten: %1</translation>
     </message>
 </context>
 <context>
@@ -2661,7 +2999,7 @@ LEASES</translation>
     </message>
     <message>
         <source>Each lock is %1.</source>
-        <translation>Jede Sperre ist %1.</translation>
+        <translation>Jede Sperre wird %1.</translation>
     </message>
     <message>
         <source>Each lease&apos;s expiry is set to the server&apos;s now(); the row stays.</source>
@@ -3430,6 +3768,14 @@ Die Aktualisierungen werden vom Lastbudget gestreckt: Eine kostet %1 ms Serverze
     <message>
         <source>connections</source>
         <translation>Verbindungen</translation>
+    </message>
+    <message>
+        <source>%1 (%2 pooling)%3%4</source>
+        <translation>%1 (%2-Pooling)%3%4</translation>
+    </message>
+    <message>
+        <source> — gone</source>
+        <translation> — weg</translation>
     </message>
 </context>
 <context>

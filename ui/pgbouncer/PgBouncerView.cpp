@@ -221,10 +221,10 @@ void PgBouncerView::updateCharts()
         const auto* track = h.pool(key);
         ChartPanel* c = charts_.value(key);
         const bouncer::BouncerPool& p = track->current;
-        c->setTitle(QStringLiteral("%1 (%2 pooling)%3%4")
+        c->setTitle(tr("%1 (%2 pooling)%3%4")
                         .arg(key, p.poolMode.isEmpty() ? QStringLiteral("?") : p.poolMode,
                              p.poolSize ? QStringLiteral(" — pool_size %1").arg(*p.poolSize) : QString(),
-                             track->present ? QString() : QStringLiteral(" — gone")));
+                             track->present ? QString() : tr(" — gone")));
         ChartData d;
         d.values.resize(6);
         for (const BouncerSample& x : track->series.range(t0, t1)) {
