@@ -7,6 +7,7 @@
 #include "domain/Metrics.h"
 #include "domain/RefreshJudge.h"
 #include "domain/Wording.h"
+#include "domain/Words.h"
 #include "feed/FeedServer.h"
 #include "store/HistoryWriter.h"
 
@@ -23,6 +24,24 @@ Q_LOGGING_CATEGORY(lcRecord, "leasewatch.record")
 namespace lw::app {
 
 namespace {
+
+// One line of the recorder's log (the journal's, under systemd), in the chosen language; the
+// category and level stay what they were, for QT_LOGGING_RULES and journalctl -p.
+void say(QtMsgType type, const QString& line)
+{
+    const QByteArray text = line.toUtf8();
+    switch (type) {
+    case QtCriticalMsg:
+    case QtFatalMsg:
+        qCCritical(lcRecord, "%s", text.constData());
+        break;
+    case QtWarningMsg:
+        qCWarning(lcRecord, "%s", text.constData());
+        break;
+    default:
+        qCInfo(lcRecord, "%s", text.constData());
+    }
+}
 
 // One database being recorded, and what its log has said so far (so that it says each change once).
 struct Recording
@@ -68,11 +87,10 @@ struct Recording
         if (nowLive && !live) {
             const ServerInfo& srv = watch->lastSnapshot().server;
             if (!everLive)
-                qCInfo(lcRecord, "[%s] connected: PostgreSQL %s, database %s as %s", qUtf8Printable(label),
-                       qUtf8Printable(srv.version), qUtf8Printable(srv.database), qUtf8Printable(srv.user));
+                say(QtInfoMsg, TerminalWords::tr("[%1] connected: PostgreSQL %2, database %3 as %4")
+                                      .arg(label, srv.version, srv.database, srv.user));
             else
-                qCInfo(lcRecord, "[%s] answering again: %s", qUtf8Printable(label),
-                       qUtf8Printable(outageSaid));
+                say(QtInfoMsg, TerminalWords::tr("[%1] answering again: %2").arg(label, outageSaid));
             everLive = true;
             outageSaid.clear();
             criticalSaid = false;
@@ -83,23 +101,21 @@ struct Recording
             return;
         if (const std::optional<OutageView> o = watch->outage()) {
             if (outageSaid.isEmpty()) {
-                outageSaid = QStringLiteral("had not answered since %1")
+                outageSaid = TerminalWords::tr("had not answered since %1")
                                  .arg(o->since.toLocalTime().toString(QStringLiteral("HH:mm:ss")));
-                qCWarning(lcRecord, "[%s] not answering: %s", qUtf8Printable(label),
-                          qUtf8Printable(outageLine(*o)));
+                say(QtWarningMsg, TerminalWords::tr("[%1] not answering: %2").arg(label, outageLine(*o)));
             }
             if (!criticalSaid) {
                 if (const auto f = outageFinding(*o, watch->config().analysis.thresholds.notAnsweringS)) {
                     criticalSaid = true;
-                    qCCritical(lcRecord, "[%s] CRITICAL %s. %s", qUtf8Printable(label),
-                               qUtf8Printable(f->title), qUtf8Printable(f->explanation));
+                    say(QtCriticalMsg, TerminalWords::tr("[%1] CRITICAL %2. %3").arg(label, f->title, f->explanation));
                 }
             }
         } else if (!everLive && watch->status().error.isError() &&
                    watch->status().error.message != connectErrorSaid) {
             connectErrorSaid = watch->status().error.message;
-            qCWarning(lcRecord, "[%s] cannot connect: %s", qUtf8Printable(label),
-                      qUtf8Printable(watch->status().error.toDisplayString()));
+            say(QtWarningMsg,
+                TerminalWords::tr("[%1] cannot connect: %2").arg(label, watch->status().error.toDisplayString()));
         }
     }
 
@@ -114,12 +130,11 @@ struct Recording
                 continue;
             now.insert(x.id, x.title);
             if (!findings.contains(x.id))
-                qCWarning(lcRecord, "[%s] finding %s: %s", qUtf8Printable(label),
-                          qUtf8Printable(severityWord(x.severity)), qUtf8Printable(x.title));
+                say(QtWarningMsg, TerminalWords::tr("[%1] finding %2: %3").arg(label, severityWord(x.severity), x.title));
         }
         for (auto it = findings.cbegin(); it != findings.cend(); ++it)
             if (!now.contains(it.key()))
-                qCInfo(lcRecord, "[%s] cleared: %s", qUtf8Printable(label), qUtf8Printable(it.value()));
+                say(QtInfoMsg, TerminalWords::tr("[%1] cleared: %2").arg(label, it.value()));
         findings = std::move(now);
     }
 };
@@ -142,15 +157,13 @@ int runRecord(const Invocation& inv)
         ho.maxBytes = qint64(t.historyMb) * 1024 * 1024;
         r->recorder = std::make_unique<HistoryRecorder>(ho);
         if (!r->recorder->isOpen()) {
-            qCCritical(lcRecord, "[%s] not recorded: %s", qUtf8Printable(t.label),
-                       qUtf8Printable(r->recorder->errorString()));
+            say(QtCriticalMsg, TerminalWords::tr("[%1] not recorded: %2").arg(t.label, r->recorder->errorString()));
             notRecorded << t.label;
             continue;
         }
         if (!r->recorder->notice().isEmpty())
             qCWarning(lcRecord, "[%s] %s", qUtf8Printable(t.label), qUtf8Printable(r->recorder->notice()));
-        qCInfo(lcRecord, "[%s] recording into %s", qUtf8Printable(t.label),
-               qUtf8Printable(r->recorder->path()));
+        say(QtInfoMsg, TerminalWords::tr("[%1] recording into %2").arg(t.label, r->recorder->path()));
         r->watch = std::make_unique<DatabaseWatch>(t.config);
         Recording* rp = r.get();
         rp->watch->recordInto(rp->recorder.get());
@@ -160,10 +173,9 @@ int runRecord(const Invocation& inv)
         QObject::connect(rp->watch.get(), &DatabaseWatch::statusChanged, rp->feed.get(),
                          [rp](const ConnectionStatus& st) { rp->feed->publishStatus(st); });
         if (const QString path = feed::feedPathFor(rp->recorder->path()); rp->feed->listenLocal(path))
-            qCInfo(lcRecord, "[%s] live feed for windows and watch at %s", qUtf8Printable(t.label), qUtf8Printable(path));
+            say(QtInfoMsg, TerminalWords::tr("[%1] live feed for windows and watch at %2").arg(t.label, path));
         else // windows on this machine then connect to the database themselves, as without a recorder
-            qCWarning(lcRecord, "[%s] no live feed here: %s", qUtf8Printable(t.label),
-                      qUtf8Printable(rp->feed->errorString()));
+            say(QtWarningMsg, TerminalWords::tr("[%1] no live feed here: %2").arg(t.label, rp->feed->errorString()));
         const bool serveMetrics = !inv.metrics.isEmpty();
         QObject::connect(rp->watch.get(), &DatabaseWatch::refreshed, rp->watch.get(),
                          [rp, serveMetrics](const Snapshot& s) {
@@ -179,12 +191,12 @@ int runRecord(const Invocation& inv)
         QObject::connect(rp->recorder.get(), &HistoryRecorder::recordingChanged, rp->watch.get(),
                          [rp](bool recording, const QString& why) {
                              if (recording)
-                                 qCInfo(lcRecord, "[%s] recording resumed", qUtf8Printable(rp->label));
+                                 say(QtInfoMsg, TerminalWords::tr("[%1] recording resumed").arg(rp->label));
                              else
-                                 qCCritical(lcRecord,
-                                            "[%s] recording paused: %s; monitoring goes on, and recording "
-                                            "resumes by itself when the store can be written",
-                                            qUtf8Printable(rp->label), qUtf8Printable(why));
+                                 say(QtCriticalMsg, TerminalWords::tr("[%1] recording paused: %2; monitoring goes on, and "
+                                                                     "recording resumes by itself when the store "
+                                                                     "can be written")
+                                                       .arg(rp->label, why));
                          });
         recs.push_back(std::move(r));
     }
@@ -208,7 +220,7 @@ int runRecord(const Invocation& inv)
             qCCritical(lcRecord, "%s", qUtf8Printable(metrics->errorString()));
             return 4;
         }
-        qCInfo(lcRecord, "metrics at %s", qUtf8Printable(metrics->url()));
+        say(QtInfoMsg, TerminalWords::tr("metrics at %1").arg(metrics->url()));
     }
 
     // --serve: the same feeds over TCP, to viewers that present the token (no token, no data).
@@ -230,13 +242,17 @@ int runRecord(const Invocation& inv)
             qCCritical(lcRecord, "%s", qUtf8Printable(front->errorString()));
             return 4;
         }
-        qCInfo(lcRecord, "live feed over TCP at %s:%u for %s; viewers present the token file %s (copy it to them)",
-               qUtf8Printable(at.address.toString()), unsigned(front->port()),
-               recs.size() == 1 ? "feed://HOST:PORT" : "feed://HOST:PORT/NAME", qUtf8Printable(inv.tokenFile));
+        say(QtInfoMsg, TerminalWords::tr("live feed over TCP at %1:%2 for %3; viewers present the token file %4 (copy it "
+                                          "to them)")
+                              .arg(at.address.toString())
+                              .arg(front->port())
+                              .arg(recs.size() == 1 ? QStringLiteral("feed://HOST:PORT")
+                                                    : QStringLiteral("feed://HOST:PORT/NAME"),
+                                   inv.tokenFile));
     }
 
     // SIGTERM (systemd stop), SIGINT (Ctrl-C), SIGHUP: the recorders finish what is queued.
-    quitOnTerminationSignals([] { qCInfo(lcRecord, "stopping: finishing the current writes"); });
+    quitOnTerminationSignals([] { say(QtInfoMsg, TerminalWords::tr("stopping: finishing the current writes")); });
     if (inv.quitAfterS > 0)
         QTimer::singleShot(int(inv.quitAfterS * 1000), qApp, [] { QCoreApplication::quit(); });
     for (auto& r : recs)
@@ -249,7 +265,7 @@ int runRecord(const Invocation& inv)
         r->watch.reset();    // no more refreshes
         r->recorder.reset(); // writes what is queued, then closes the store
     }
-    qCInfo(lcRecord, "stopped");
+    say(QtInfoMsg, TerminalWords::tr("stopped"));
     return rc;
 }
 

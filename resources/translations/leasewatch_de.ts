@@ -2482,6 +2482,78 @@ LEASES</translation>
         <source>cannot start the simulated workload: %1</source>
         <translation>die simulierte Last lässt sich nicht starten: %1</translation>
     </message>
+    <message>
+        <source>[%1] connected: PostgreSQL %2, database %3 as %4</source>
+        <translation>[%1] verbunden: PostgreSQL %2, Datenbank %3 als %4</translation>
+    </message>
+    <message>
+        <source>[%1] answering again: %2</source>
+        <translation>[%1] antwortet wieder: %2</translation>
+    </message>
+    <message>
+        <source>had not answered since %1</source>
+        <translation>hatte seit %1 nicht geantwortet</translation>
+    </message>
+    <message>
+        <source>[%1] not answering: %2</source>
+        <translation>[%1] antwortet nicht: %2</translation>
+    </message>
+    <message>
+        <source>[%1] CRITICAL %2. %3</source>
+        <translation>[%1] KRITISCH %2. %3</translation>
+    </message>
+    <message>
+        <source>[%1] cannot connect: %2</source>
+        <translation>[%1] keine Verbindung: %2</translation>
+    </message>
+    <message>
+        <source>[%1] finding %2: %3</source>
+        <translation>[%1] Befund %2: %3</translation>
+    </message>
+    <message>
+        <source>[%1] cleared: %2</source>
+        <translation>[%1] aufgehoben: %2</translation>
+    </message>
+    <message>
+        <source>[%1] not recorded: %2</source>
+        <translation>[%1] nicht aufgezeichnet: %2</translation>
+    </message>
+    <message>
+        <source>[%1] recording into %2</source>
+        <translation>[%1] zeichnet auf in %2</translation>
+    </message>
+    <message>
+        <source>[%1] live feed for windows and watch at %2</source>
+        <translation>[%1] laufende Übertragung für Fenster und watch unter %2</translation>
+    </message>
+    <message>
+        <source>[%1] no live feed here: %2</source>
+        <translation>[%1] keine laufende Übertragung hier: %2</translation>
+    </message>
+    <message>
+        <source>[%1] recording resumed</source>
+        <translation>[%1] Aufzeichnung fortgesetzt</translation>
+    </message>
+    <message>
+        <source>[%1] recording paused: %2; monitoring goes on, and recording resumes by itself when the store can be written</source>
+        <translation>[%1] Aufzeichnung pausiert: %2; die Überwachung läuft weiter, und die Aufzeichnung setzt von selbst fort, sobald sich der Speicher schreiben lässt</translation>
+    </message>
+    <message>
+        <source>metrics at %1</source>
+        <translation>Metriken unter %1</translation>
+    </message>
+    <message>
+        <source>live feed over TCP at %1:%2 for %3; viewers present the token file %4 (copy it to them)</source>
+        <translation>laufende Übertragung über TCP unter %1:%2 für %3; Betrachter legen die Token-Datei %4 vor (kopieren Sie sie zu ihnen)</translation>
+    </message>
+    <message>
+        <source>stopping: finishing the current writes</source>
+        <translation>beende: schließe die laufenden Schreibvorgänge ab</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>beendet</translation>
+    </message>
 </context>
 <context>
     <name>lw::Words</name>
