@@ -51,7 +51,9 @@ LeasesView::LeasesView(LeaseModel* model, QWidget* parent) : QWidget(parent), mo
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
     table_->setItemDelegateForColumn(LeaseModel::State, new StateDelegate(table_));
-    const int widths[] = {200, 160, 70, 150, 150, 110, 150, 190, 110};
+    // Host and token narrower than their longest: the state beside them is what is read first, and
+    // German's "verwaist (abgelaufen, nicht übernommen)" fits whole at 1280 px.
+    const int widths[] = {200, 130, 70, 140, 150, 110, 150, 190, 110};
     for (int c = 0; c < int(std::size(widths)); ++c) // at least the title's width (German's are longer)
         table_->setColumnWidth(c, std::max(widths[c], table_->horizontalHeader()->sectionSizeHint(c)));
     // The scheme beside the lease's name (shown when several tables are read).
