@@ -134,6 +134,20 @@ class TstLanguage : public QObject
 {
     Q_OBJECT
     QTemporaryDir config_;
+
+    // The real program's environment under a German locale (LANG only, as a German desktop sets
+    // it), with this test's configuration and `dataDir` for its stores.
+    QProcessEnvironment germanLocale(const QString& dataDir) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("LC_ALL"));
+        env.remove(QStringLiteral("LC_MESSAGES"));
+        env.remove(QStringLiteral("LANGUAGE"));
+        env.insert(QStringLiteral("LANG"), QStringLiteral("de_DE.UTF-8"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config_.path());
+        env.insert(QStringLiteral("XDG_DATA_HOME"), dataDir);
+        return env;
+    }
 private Q_SLOTS:
     void initTestCase()
     {
@@ -229,13 +243,7 @@ private Q_SLOTS:
         saveLanguage(setting);
         QTemporaryDir shots, data;
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("LC_ALL"));
-        env.remove(QStringLiteral("LC_MESSAGES"));
-        env.remove(QStringLiteral("LANGUAGE"));
-        env.insert(QStringLiteral("LANG"), QStringLiteral("de_DE.UTF-8"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config_.path());
-        env.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
+        QProcessEnvironment env = germanLocale(data.path());
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         p.setProcessEnvironment(env);
         p.start(test::leasewatchBin(), QStringList{QStringLiteral("host=/nonexistent-lw dbname=x"),
@@ -400,15 +408,8 @@ private Q_SLOTS:
         QFETCH(QStringList, args);
         QFETCH(QString, said);
         QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("LC_ALL"));
-        env.remove(QStringLiteral("LC_MESSAGES"));
-        env.remove(QStringLiteral("LANGUAGE"));
-        env.insert(QStringLiteral("LANG"), QStringLiteral("de_DE.UTF-8"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config_.path());
         QTemporaryDir data; // the recorder's store
-        env.insert(QStringLiteral("XDG_DATA_HOME"), data.path());
-        p.setProcessEnvironment(env);
+        p.setProcessEnvironment(germanLocale(data.path()));
         p.start(test::leasewatchBin(), args);
         QString all; // until it has said it or ended (the recorder runs until stopped)
         QElapsedTimer t;

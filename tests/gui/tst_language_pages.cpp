@@ -88,7 +88,7 @@ class TstLanguagePages : public QObject
 private Q_SLOTS:
     void everyPageOfAGermanWindowIsGerman()
     {
-        QVERIFY(installLanguage(qEnvironmentVariable("LW_TEST_LANG_PAGES", QStringLiteral("de"))));
+        QVERIFY(installLanguage(QStringLiteral("de")));
         test::TestDatabase db("language_pages");
         sim::Options so;
         so.dsn = db.dsn();
